@@ -229,3 +229,25 @@ func PanicThreshold(value float64, set bool) int {
 	}
 	return int(min(100, uint64(100*(value/100.0))))
 }
+
+// Choose is LoadBalancerBase::choosePriority for a given random or hash
+// value: h = hash%100 + 1, then the first level whose cumulative healthy
+// load reaches h, else continuing through the degraded loads. ok is false
+// when no load is assigned at all (Envoy then falls back to P0, healthy).
+func (p PriorityLoad) Choose(hash uint64) (priority int, degraded bool, ok bool) {
+	h := int(hash%100) + 1
+	cum := 0
+	for i, l := range p.Levels {
+		cum += l.HealthyLoad
+		if h <= cum {
+			return i, false, true
+		}
+	}
+	for i, l := range p.Levels {
+		cum += l.DegradedLoad
+		if h <= cum {
+			return i, true, true
+		}
+	}
+	return 0, false, false
+}
