@@ -52,7 +52,7 @@ func Linearize(children []AggregateChild) []LinearLevel {
 			continue
 		}
 		for p, l := range c.Levels {
-			if l.Hosts == 0 {
+			if l.Hosts <= 0 { // hosts().empty(); negative counts are invalid input
 				continue
 			}
 			out = append(out, LinearLevel{Cluster: c.Name, Priority: p, Level: l})
@@ -64,7 +64,10 @@ func Linearize(children []AggregateChild) []LinearLevel {
 // ComputeAggregate linearizes the children and runs the priority arithmetic
 // over the linearized levels with the aggregate's own panic threshold.
 // Cluster loads are listed once per distinct child, in first-occurrence
-// order, including children that receive nothing.
+// order, including children that receive nothing. When no level survives
+// linearization, Levels and Load.Levels are empty and Load.Choose reports
+// !ok: Envoy then builds no load balancer and chooseHost returns no host
+// (cluster_update_test.cc NoHealthyUpstream).
 func ComputeAggregate(children []AggregateChild, threshold int) AggregateLoad {
 	lin := Linearize(children)
 	levels := make([]Level, len(lin))

@@ -1,6 +1,10 @@
 package lbmodel
 
-import "math"
+import (
+	"errors"
+	"fmt"
+	"math"
+)
 
 // DefaultOverprovisioningFactor is Envoy's kDefaultOverProvisioningFactor
 // (load_balancer_impl.h): 140, i.e. 1.4.
@@ -22,9 +26,38 @@ type Level struct {
 	WeightedPriorityHealth bool
 }
 
+// Validate reports counts that no Envoy host set can have: negative
+// counts, more healthy+degraded+excluded hosts than hosts, weight sums that
+// do not fit, or a zero overprovisioning factor (endpoint.proto requires
+// overprovisioning_factor > 0). ComputePriorityLoad never panics on such a
+// level, but its numbers are then meaningless, so callers that build Levels
+// by hand should check them first.
+func (l Level) Validate() error {
+	switch {
+	case l.Hosts < 0 || l.Healthy < 0 || l.Degraded < 0 || l.Excluded < 0:
+		return errors.New("lbmodel: negative host count")
+	case l.Healthy+l.Degraded+l.Excluded > l.Hosts:
+		return fmt.Errorf("lbmodel: %d healthy + %d degraded + %d excluded exceed %d hosts",
+			l.Healthy, l.Degraded, l.Excluded, l.Hosts)
+	case l.OverprovisioningFactor == 0:
+		return errors.New("lbmodel: overprovisioning factor must be > 0")
+	}
+	if l.WeightedPriorityHealth {
+		parts := l.HealthyWeight + l.DegradedWeight
+		if parts < l.HealthyWeight || parts+l.ExcludedWeight < parts || parts+l.ExcludedWeight > l.TotalWeight {
+			return errors.New("lbmodel: healthy + degraded + excluded weight exceed total weight")
+		}
+		if l.Hosts > l.Excluded && l.TotalWeight == l.ExcludedWeight {
+			return errors.New("lbmodel: zero weight over non-excluded hosts")
+		}
+	}
+	return nil
+}
+
 // LevelsFromHosts groups hosts into levels 0..max priority; a priority with
 // no hosts is an empty level, as in Envoy's PrioritySet, which never removes
-// levels.
+// levels. Envoy priorities are unsigned, so a host with a negative Priority
+// cannot come from a valid config: it is left out rather than crashing.
 func LevelsFromHosts(hosts []Host, opf uint32, weighted bool) []Level {
 	n := 0
 	for _, h := range hosts {
@@ -38,6 +71,9 @@ func LevelsFromHosts(hosts []Host, opf uint32, weighted bool) []Level {
 		levels[i].WeightedPriorityHealth = weighted
 	}
 	for _, h := range hosts {
+		if h.Priority < 0 {
+			continue
+		}
 		l := &levels[h.Priority]
 		w := uint64(h.Weight)
 		if w == 0 {
@@ -81,15 +117,24 @@ func (l Level) Availability() (health, degraded int) {
 	return int(min(100, opf*h/w)), int(min(100, opf*d/w))
 }
 
-// inPanic is LoadBalancerBase::isHostSetInPanic: healthy plus degraded host
-// counts (never weights) over non-excluded hosts, strictly below the threshold.
-func (l Level) inPanic(threshold int) bool {
+// PanicPercent is the number LoadBalancerBase::isHostSetInPanic
+// (load_balancer_impl.cc) compares with the panic threshold: the healthy
+// percentage plus the degraded percentage, each computed in double as
+// 100.0*count/counted over non-excluded hosts. It uses host counts, never
+// weights or the overprovisioning factor; a level with no counted hosts
+// scores 0. The level panics when this is strictly below the threshold and
+// the normalized total availability is below 100.
+func (l Level) PanicPercent() float64 {
 	counted := l.Hosts - l.Excluded
-	pct := 0.0
-	if counted > 0 {
-		pct = 100.0*float64(l.Healthy)/float64(counted) + 100.0*float64(l.Degraded)/float64(counted)
+	if counted <= 0 {
+		return 0
 	}
-	return pct < float64(threshold)
+	return 100.0*float64(l.Healthy)/float64(counted) + 100.0*float64(l.Degraded)/float64(counted)
+}
+
+// inPanic is isHostSetInPanic with an already capped threshold.
+func (l Level) inPanic(threshold int) bool {
+	return l.PanicPercent() < float64(threshold)
 }
 
 // LevelLoad is the computed state of one priority level.
@@ -118,8 +163,11 @@ type PriorityLoad struct {
 // ComputePriorityLoad runs Envoy's priority arithmetic from scratch:
 // recalculatePerPriorityState, distributeLoad, recalculatePerPriorityPanic
 // and recalculateLoadInTotalPanic (load_balancer_impl.cc).
-// threshold is the effective integer panic threshold (see PanicThreshold).
+// threshold is the effective integer panic threshold (see PanicThreshold);
+// like recalculatePerPriorityPanic, it is capped at 100 (and, as Envoy's is
+// unsigned, a negative value counts as 0).
 func ComputePriorityLoad(levels []Level, threshold int) PriorityLoad {
+	threshold = max(0, min(100, threshold))
 	n := len(levels)
 	out := PriorityLoad{Levels: make([]LevelLoad, n)}
 	if n == 0 {
@@ -211,6 +259,9 @@ func loadInTotalPanic(levels []Level, ll []LevelLoad) {
 			first = i
 		}
 	}
+	if first < 0 { // only reachable with negative host counts (see Validate)
+		first = 0
+	}
 	ll[first].HealthyLoad += 100 - used
 }
 
@@ -218,8 +269,10 @@ func loadInTotalPanic(levels []Level, ll []LevelLoad) {
 // percent; set=false when absent) to Envoy's integer threshold.
 // PROTOBUF_PERCENT_TO_ROUNDED_INTEGER_OR_DEFAULT(…, 100, 50) goes through
 // ProtobufPercentHelper::convertPercent, which computes 100*(v/100.0) and
-// truncates: 29 becomes 28. The result is capped at 100 as
-// recalculatePerPriorityPanic does.
+// truncates: 29 becomes 28, 57 becomes 56, 58 becomes 57, 50.9 becomes 50.
+// The result is capped at 100 as recalculatePerPriorityPanic does. Envoy's
+// schema rejects values outside 0..100 and NaN; here they map to 0 (NaN,
+// negative) or 100 (above 100, +Inf) so that the function is total.
 func PanicThreshold(value float64, set bool) int {
 	if !set {
 		return DefaultPanicThreshold
@@ -227,7 +280,10 @@ func PanicThreshold(value float64, set bool) int {
 	if math.IsNaN(value) || value <= 0 {
 		return 0
 	}
-	return int(min(100, uint64(100*(value/100.0))))
+	if value >= 100 {
+		return 100
+	}
+	return int(uint64(100 * (value / 100.0)))
 }
 
 // Choose is LoadBalancerBase::choosePriority for a given random or hash
