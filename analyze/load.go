@@ -1,0 +1,489 @@
+package analyze
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	adminv3 "github.com/envoyproxy/go-control-plane/envoy/admin/v3"
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	"go.yaml.in/yaml/v3"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/anypb"
+)
+
+// Kinds of document lbctl reads; "" detects the kind from the document's shape.
+const (
+	KindCluster    = "cluster"
+	KindClusters   = "clusters"
+	KindBootstrap  = "bootstrap"
+	KindEndpoints  = "endpoints"
+	KindRoutes     = "routes"
+	KindListener   = "listener"
+	KindConfigDump = "config_dump"
+	KindAdmin      = "clusters_admin"
+	KindDiscovery  = "discovery"
+)
+
+// Kinds lists the values --kind accepts.
+var Kinds = []string{KindCluster, KindClusters, KindBootstrap, KindEndpoints, KindRoutes, KindListener, KindConfigDump, KindAdmin, KindDiscovery}
+
+// Config is every input file read as one Envoy configuration.
+type Config struct {
+	Sources     *Sources
+	Files       []string
+	Clusters    []*Cluster // in the order they were read; names are unique
+	Assignments []*endpointv3.ClusterLoadAssignment
+	Routes      []*routev3.RouteConfiguration
+	Listeners   []*listenerv3.Listener
+	Bootstraps  []*bootstrapv3.Bootstrap
+	// LiveHealth is host health read from an admin /clusters dump, by
+	// cluster name then host address.
+	LiveHealth map[string]map[string]LiveHost
+	// Problems found while reading: errors make a file unusable, warnings
+	// (unknown extension types, v2 syntax) do not.
+	Problems Problems
+
+	byName map[string]*Cluster
+}
+
+// Cluster is one loaded cluster with its endpoints resolved.
+type Cluster struct {
+	Proto *clusterv3.Cluster
+	// Assignment is the cluster's endpoints: the EDS ClusterLoadAssignment
+	// joined by name for EDS clusters, else the inline load_assignment; nil
+	// when there are none.
+	Assignment *endpointv3.ClusterLoadAssignment
+	// FromEDS is true when Assignment came from a separate EDS resource.
+	FromEDS bool
+}
+
+// Name is the cluster's name.
+func (c *Cluster) Name() string { return c.Proto.GetName() }
+
+// Cluster finds a cluster by name.
+func (c *Config) Cluster(name string) *Cluster { return c.byName[name] }
+
+// ClusterNames lists the loaded clusters' names in load order.
+func (c *Config) ClusterNames() []string {
+	out := make([]string, len(c.Clusters))
+	for i, cl := range c.Clusters {
+		out[i] = cl.Name()
+	}
+	return out
+}
+
+// Input is one thing to read: a file or directory path, or "-" for stdin.
+type Input struct {
+	Path string
+	// Stdin is read when Path is "-".
+	Stdin io.Reader
+}
+
+// Load reads inputs as one configuration. kind forces the document kind
+// ("" detects it). The returned Config is never nil; its Problems hold every
+// problem found, and the returned error is non-nil when a file could not be
+// read or parsed as Envoy config (the errors among Problems).
+func Load(inputs []Input, kind string) (*Config, error) {
+	cfg := &Config{Sources: newSources(), byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
+	l := &loader{cfg: cfg, kind: kind}
+	for _, in := range inputs {
+		l.input(in)
+	}
+	l.link()
+	cfg.Problems.Sort()
+	if errs := cfg.Problems.Errors(); len(errs) > 0 {
+		return cfg, errs
+	}
+	return cfg, nil
+}
+
+// LoadBytes reads one in-memory document stream named file.
+func LoadBytes(file string, data []byte, kind string) (*Config, error) {
+	cfg := &Config{Sources: newSources(), byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
+	l := &loader{cfg: cfg, kind: kind}
+	l.data(file, data)
+	l.link()
+	cfg.Problems.Sort()
+	if errs := cfg.Problems.Errors(); len(errs) > 0 {
+		return cfg, errs
+	}
+	return cfg, nil
+}
+
+type loader struct {
+	cfg     *Config
+	kind    string
+	pending []*pendingCluster
+}
+
+type pendingCluster struct {
+	c    *clusterv3.Cluster
+	file string
+}
+
+func (l *loader) problem(p Problem) { l.cfg.Problems = append(l.cfg.Problems, p) }
+
+func (l *loader) input(in Input) {
+	if in.Path == "-" {
+		r := in.Stdin
+		if r == nil {
+			r = os.Stdin
+		}
+		data, err := io.ReadAll(r)
+		if err != nil {
+			l.problem(Problem{Pos: Pos{File: "<stdin>"}, Code: CodeIO, Msg: "cannot read standard input: " + err.Error()})
+			return
+		}
+		l.data("<stdin>", data)
+		return
+	}
+	st, err := os.Stat(in.Path)
+	if err != nil {
+		l.problem(Problem{Pos: Pos{File: in.Path}, Code: CodeIO, Msg: ioMessage(err)})
+		return
+	}
+	if !st.IsDir() {
+		l.file(in.Path)
+		return
+	}
+	var files []string
+	err = filepath.WalkDir(in.Path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			l.problem(Problem{Pos: Pos{File: p}, Code: CodeIO, Msg: ioMessage(err)})
+			return nil
+		}
+		if !d.IsDir() && isConfigFile(p) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		l.problem(Problem{Pos: Pos{File: in.Path}, Code: CodeIO, Msg: ioMessage(err)})
+	}
+	sort.Strings(files)
+	if len(files) == 0 {
+		l.problem(Problem{Pos: Pos{File: in.Path}, Severity: SevWarning, Code: CodeIO, Msg: "directory has no .yaml, .yml or .json file"})
+	}
+	for _, f := range files {
+		l.file(f)
+	}
+}
+
+func isConfigFile(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+func ioMessage(err error) string {
+	var pe *fs.PathError
+	if os.IsNotExist(err) {
+		return "no such file or directory"
+	}
+	if os.IsPermission(err) {
+		return "permission denied"
+	}
+	if ok := asPathError(err, &pe); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func asPathError(err error, pe **fs.PathError) bool {
+	p, ok := err.(*fs.PathError)
+	if ok {
+		*pe = p
+	}
+	return ok
+}
+
+func (l *loader) file(path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		l.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: ioMessage(err)})
+		return
+	}
+	l.data(path, data)
+}
+
+func (l *loader) data(file string, data []byte) {
+	l.cfg.Files = append(l.cfg.Files, file)
+	l.cfg.Sources.addFile(file, data)
+	docs, probs := parseDocuments(file, data)
+	l.cfg.Problems = append(l.cfg.Problems, probs...)
+	if len(docs) == 0 && len(probs) == 0 {
+		l.problem(Problem{Pos: Pos{File: file, Line: 1, Col: 1}, Severity: SevWarning, Code: CodeUnknownKind, Msg: "file has no document"})
+	}
+	for _, doc := range docs {
+		l.document(file, doc, l.kind)
+	}
+}
+
+func (l *loader) decoder(file string, lenient bool) *decoder {
+	return &decoder{file: file, src: l.cfg.Sources, lenient: lenient}
+}
+
+// decode fills m from n and collects the decoder's problems.
+func (l *loader) decode(file string, n *yaml.Node, m proto.Message, lenient bool) {
+	d := l.decoder(file, lenient)
+	d.message(n, m.ProtoReflect())
+	l.cfg.Problems = append(l.cfg.Problems, d.probs...)
+}
+
+// document reads one YAML document of the given (or detected) kind.
+func (l *loader) document(file string, n *yaml.Node, kind string) {
+	n = resolve(n)
+	if isNull(n) {
+		return
+	}
+	if kind == "" {
+		kind = detectKind(n)
+	}
+	switch kind {
+	case "":
+		l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind,
+			Msg: "not an Envoy resource lbctl reads: expected a Cluster, a list of clusters, a Bootstrap, a ClusterLoadAssignment, a RouteConfiguration, a Listener, a DiscoveryResponse, an admin config_dump or an admin /clusters dump (use --kind to say which)"})
+	case "list":
+		for _, item := range n.Content {
+			l.document(file, item, "")
+		}
+	case "typed":
+		if wrapped(n) {
+			for _, key := range []string{"cluster", "listener", "route_config", "endpoint_config"} {
+				if v, _ := mapGet(n, key); v != nil {
+					l.document(file, v, "typed")
+				}
+			}
+			return
+		}
+		a := &anypb.Any{}
+		l.decode(file, n, a, false)
+		l.typed(file, a)
+	case KindCluster:
+		if n.Kind == yaml.SequenceNode {
+			for _, item := range n.Content {
+				l.document(file, item, KindCluster)
+			}
+			return
+		}
+		c := &clusterv3.Cluster{}
+		l.decode(file, n, c, false)
+		l.addCluster(file, c)
+	case KindClusters:
+		if n.Kind == yaml.SequenceNode {
+			l.document(file, n, KindCluster)
+			return
+		}
+		list, _ := mapGet(n, "clusters")
+		if list == nil || list.Kind != yaml.SequenceNode {
+			l.problem(Problem{Pos: nodePos(file, n), Code: CodeType, Msg: "expected a list of clusters or a mapping with \"clusters:\""})
+			return
+		}
+		for _, item := range list.Content {
+			l.document(file, item, KindCluster)
+		}
+	case KindBootstrap:
+		b := &bootstrapv3.Bootstrap{}
+		l.decode(file, n, b, false)
+		l.addBootstrap(file, b)
+	case KindEndpoints:
+		if n.Kind == yaml.SequenceNode {
+			for _, item := range n.Content {
+				l.document(file, item, KindEndpoints)
+			}
+			return
+		}
+		a := &endpointv3.ClusterLoadAssignment{}
+		l.decode(file, n, a, false)
+		l.cfg.Assignments = append(l.cfg.Assignments, a)
+	case KindRoutes:
+		r := &routev3.RouteConfiguration{}
+		l.decode(file, n, r, false)
+		l.cfg.Routes = append(l.cfg.Routes, r)
+	case KindListener:
+		li := &listenerv3.Listener{}
+		l.decode(file, n, li, false)
+		l.addListener(li)
+	case KindConfigDump:
+		cd := &adminv3.ConfigDump{}
+		l.decode(file, n, cd, true)
+		for _, a := range cd.GetConfigs() {
+			l.typed(file, a)
+		}
+	case KindAdmin:
+		cs := &adminv3.Clusters{}
+		l.decode(file, n, cs, true)
+		l.addLiveHealth(cs)
+	case KindDiscovery:
+		l.discovery(file, n)
+	default:
+		l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind, Msg: "unknown kind " + kind})
+	}
+}
+
+// discovery reads a DiscoveryResponse-shaped document: "resources" holding
+// typed resources, or Resource wrappers ({name, resource}).
+func (l *loader) discovery(file string, n *yaml.Node) {
+	res, _ := mapGet(n, "resources")
+	if res == nil || res.Kind != yaml.SequenceNode {
+		l.problem(Problem{Pos: nodePos(file, n), Code: CodeType, Msg: "expected \"resources:\" with a list of typed resources"})
+		return
+	}
+	for _, item := range res.Content {
+		item = resolve(item)
+		if inner, _ := mapGet(item, "resource"); inner != nil {
+			item = inner
+		}
+		if t, _ := mapGet(item, "@type"); t == nil {
+			l.document(file, item, "")
+			continue
+		}
+		a := &anypb.Any{}
+		l.decode(file, item, a, false)
+		l.typed(file, a)
+	}
+}
+
+// typed dispatches a decoded Any by its payload type.
+func (l *loader) typed(file string, a *anypb.Any) {
+	switch m := l.cfg.Sources.Unpacked(a).(type) {
+	case nil:
+		// Unknown type: already reported by the decoder.
+	case *clusterv3.Cluster:
+		l.addCluster(file, m)
+	case *endpointv3.ClusterLoadAssignment:
+		l.cfg.Assignments = append(l.cfg.Assignments, m)
+	case *routev3.RouteConfiguration:
+		l.cfg.Routes = append(l.cfg.Routes, m)
+	case *listenerv3.Listener:
+		l.addListener(m)
+	case *bootstrapv3.Bootstrap:
+		l.addBootstrap(file, m)
+	case *adminv3.BootstrapConfigDump:
+		l.addBootstrap(file, m.GetBootstrap())
+	case *adminv3.ClustersConfigDump:
+		for _, c := range m.GetStaticClusters() {
+			l.typed(file, c.GetCluster())
+		}
+		for _, c := range m.GetDynamicActiveClusters() {
+			l.typed(file, c.GetCluster())
+		}
+	case *adminv3.EndpointsConfigDump:
+		for _, e := range m.GetStaticEndpointConfigs() {
+			l.typed(file, e.GetEndpointConfig())
+		}
+		for _, e := range m.GetDynamicEndpointConfigs() {
+			l.typed(file, e.GetEndpointConfig())
+		}
+	case *adminv3.ListenersConfigDump:
+		for _, li := range m.GetStaticListeners() {
+			l.typed(file, li.GetListener())
+		}
+		for _, li := range m.GetDynamicListeners() {
+			l.typed(file, li.GetActiveState().GetListener())
+		}
+	case *adminv3.RoutesConfigDump:
+		for _, r := range m.GetStaticRouteConfigs() {
+			l.typed(file, r.GetRouteConfig())
+		}
+		for _, r := range m.GetDynamicRouteConfigs() {
+			l.typed(file, r.GetRouteConfig())
+		}
+	case *adminv3.Clusters:
+		l.addLiveHealth(m)
+	}
+}
+
+func (l *loader) addCluster(file string, c *clusterv3.Cluster) {
+	l.pending = append(l.pending, &pendingCluster{c: c, file: file})
+}
+
+func (l *loader) addBootstrap(file string, b *bootstrapv3.Bootstrap) {
+	if b == nil {
+		return
+	}
+	l.cfg.Bootstraps = append(l.cfg.Bootstraps, b)
+	for _, c := range b.GetStaticResources().GetClusters() {
+		l.addCluster(file, c)
+	}
+	for _, li := range b.GetStaticResources().GetListeners() {
+		l.addListener(li)
+	}
+}
+
+// addListener keeps the listener and the route configs inlined in its HTTP
+// connection managers.
+func (l *loader) addListener(li *listenerv3.Listener) {
+	l.cfg.Listeners = append(l.cfg.Listeners, li)
+	chains := append([]*listenerv3.FilterChain{}, li.GetFilterChains()...)
+	if li.GetDefaultFilterChain() != nil {
+		chains = append(chains, li.GetDefaultFilterChain())
+	}
+	for _, fc := range chains {
+		for _, f := range fc.GetFilters() {
+			if hcm, ok := l.cfg.Sources.Unpacked(f.GetTypedConfig()).(*hcmv3.HttpConnectionManager); ok {
+				if rc := hcm.GetRouteConfig(); rc != nil {
+					l.cfg.Routes = append(l.cfg.Routes, rc)
+				}
+			}
+		}
+	}
+}
+
+// link joins the pieces: cluster names, EDS assignments, live health.
+func (l *loader) link() {
+	src := l.cfg.Sources
+	for _, p := range l.pending {
+		name := p.c.GetName()
+		if prev, ok := l.cfg.byName[name]; ok {
+			l.problem(Problem{Pos: src.FieldPos(p.c, "name"), Severity: SevWarning, Code: CodeDuplicateName,
+				Msg: fmt.Sprintf("cluster %q is defined again (first at %s); the later definition replaces it, as a CDS update would", name, src.Pos(prev.Proto))})
+			prev.Proto = p.c
+			continue
+		}
+		cl := &Cluster{Proto: p.c}
+		l.cfg.byName[name] = cl
+		l.cfg.Clusters = append(l.cfg.Clusters, cl)
+	}
+	// EDS resources are named by eds_cluster_config.service_name when set.
+	byService := map[string]*Cluster{}
+	for _, cl := range l.cfg.Clusters {
+		key := cl.Name()
+		if sn := cl.Proto.GetEdsClusterConfig().GetServiceName(); sn != "" {
+			key = sn
+		}
+		if _, ok := byService[key]; !ok {
+			byService[key] = cl
+		}
+		if la := cl.Proto.GetLoadAssignment(); la != nil {
+			cl.Assignment = la
+		}
+	}
+	for _, a := range l.cfg.Assignments {
+		cl := byService[a.GetClusterName()]
+		if cl == nil {
+			cl = l.cfg.byName[a.GetClusterName()]
+		}
+		if cl == nil {
+			if len(l.cfg.Clusters) > 0 {
+				l.problem(Problem{Pos: src.FieldPos(a, "cluster_name"), Severity: SevWarning, Code: CodeReference,
+					Msg: fmt.Sprintf("ClusterLoadAssignment for %q matches no loaded cluster", a.GetClusterName())})
+			}
+			continue
+		}
+		cl.Assignment = a
+		cl.FromEDS = true
+	}
+}
