@@ -320,7 +320,7 @@ func TestRingEnvoyBasicFailoverPriorityByHash(t *testing.T) {
 func TestRingSeedSixteenHosts(t *testing.T) {
 	var hosts []Host
 	for i := range 16 {
-		hosts = append(hosts, ports(8000 + i)...)
+		hosts = append(hosts, ports(8000+i)...)
 	}
 	r := mustRing(t, hosts, NormalizeOptions{}, DefaultRingConfig())
 	checkStats(t, r, 1024, 64, 64)
