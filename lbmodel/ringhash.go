@@ -87,6 +87,13 @@ func BuildRing(nw NormalizedWeights, cfg RingConfig) (*Ring, error) {
 	if !(minW > 0) || math.IsInf(minW, 0) {
 		return nil, fmt.Errorf("ring hash: invalid minimum normalized weight %v", minW)
 	}
+	for _, wh := range nw.Hosts {
+		// Normalized weights lie in (0, 1]; anything else (from a hand-built
+		// vector) could make the running sums run away.
+		if !(wh.Weight >= 0 && wh.Weight <= 1+1e-9) {
+			return nil, fmt.Errorf("ring hash: invalid normalized weight %v", wh.Weight)
+		}
+	}
 	scale := min(math.Ceil(minW*float64(cfg.MinRingSize))/minW, float64(cfg.MaxRingSize))
 	r.Scale = scale
 	r.Size = uint64(math.Ceil(scale))
