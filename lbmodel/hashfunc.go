@@ -49,6 +49,14 @@ func (f HashFunction) Sum(s string) uint64 {
 	return XXHash64(s)
 }
 
+// sumBytes is Sum without converting b to a string (no allocation).
+func (f HashFunction) sumBytes(b []byte) uint64 {
+	if f == HashMurmur2 {
+		return murmurHash2Bytes(b, StdHashSeed)
+	}
+	return xxhash.Sum64(b)
+}
+
 // XXHash64 is HashUtil::xxHash64(s) (source/common/common/hash.h): plain
 // XXH64 with seed 0.
 func XXHash64(s string) uint64 { return xxhash.Sum64String(s) }
@@ -80,9 +88,12 @@ func XXHash64Chain(values []string, seed uint64) uint64 {
 // 64-bit MurmurHash64A variant of libstdc++'s _Hash_bytes: little-endian
 // 8-byte blocks, tail bytes folded in without extra mixing.
 func MurmurHash2(s string, seed uint64) uint64 {
+	return murmurHash2Bytes([]byte(s), seed)
+}
+
+func murmurHash2Bytes(b []byte, seed uint64) uint64 {
 	const mul uint64 = 0xc6a4a7935bd1e995
 	shiftMix := func(v uint64) uint64 { return v ^ (v >> 47) }
-	b := []byte(s)
 	n := len(b)
 	h := seed ^ (uint64(n) * mul)
 	full := n &^ 7

@@ -110,8 +110,8 @@ func BuildRing(nw NormalizedWeights, cfg RingConfig) (*Ring, error) {
 		target += float64(scale * wh.Weight)
 		var n uint64
 		for current < target {
-			buf = append(append(append(buf[:0], key...), '_'), strconv.FormatUint(n, 10)...)
-			r.Entries = append(r.Entries, RingEntry{Hash: cfg.HashFunction.Sum(string(buf)), Host: i})
+			buf = strconv.AppendUint(append(append(buf[:0], key...), '_'), n, 10)
+			r.Entries = append(r.Entries, RingEntry{Hash: cfg.HashFunction.sumBytes(buf), Host: i})
 			n++
 			current++
 		}
