@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+func nearGRPC(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
 
 // grpc.md §5: locality weights honoured, not scaled by health; unhealthy
 // and DEGRADED endpoints dropped; weightless locality dropped.
@@ -29,11 +29,11 @@ func TestGRPCPrioritySharesWrrLocality(t *testing.T) {
 	// would scale it by min(100, 1.4*50%)); endpoint weights ignored.
 	want := []float64{0.25, 0, 0.375, 0.375, 0, 0}
 	for i, w := range want {
-		if !near(got.Hosts[i].Share, w) {
+		if !nearGRPC(got.Hosts[i].Share, w) {
 			t.Errorf("host %s share %v, want %v", hosts[i].Address, got.Hosts[i].Share, w)
 		}
 	}
-	if len(got.Localities) != 2 || !near(got.Localities[0].Share, 0.25) || len(got.Notes) == 0 {
+	if len(got.Localities) != 2 || !nearGRPC(got.Localities[0].Share, 0.25) || len(got.Notes) == 0 {
 		t.Errorf("localities %+v notes %v", got.Localities, got.Notes)
 	}
 }
@@ -47,7 +47,7 @@ func TestGRPCPrioritySharesFlat(t *testing.T) {
 	}
 	got, _ := GRPCPriorityShares(hosts, GRPCPolicy{Name: GRPCRoundRobin})
 	for _, h := range got.Hosts {
-		if !near(h.Share, 1.0/3) {
+		if !nearGRPC(h.Share, 1.0/3) {
 			t.Errorf("%s share %v", h.Address, h.Share)
 		}
 	}
@@ -143,7 +143,7 @@ func TestGRPCPrioritySharesRing(t *testing.T) {
 		t.Fatalf("%+v %v", got, err)
 	}
 	for _, h := range got.Hosts {
-		if h.Entries != 256 || !near(h.Share, 0.25) || h.Weight != 1<<29 {
+		if h.Entries != 256 || !nearGRPC(h.Share, 0.25) || h.Weight != 1<<29 {
 			t.Errorf("%+v", h)
 		}
 	}
