@@ -94,11 +94,13 @@ func RandomSharesGiven(n int, b Bucket) []float64 {
 		return out
 	}
 	g := gcd(100, n)
-	width := float64(b.Hi - b.Lo + 1)
+	count := make([]int, g) // residues a in the bucket with a%g == c
 	for a := b.Lo - 1; a <= b.Hi-1; a++ {
-		for j := a % g; j < n; j += g {
-			out[j] += float64(g) / float64(n) / width
-		}
+		count[a%g]++
+	}
+	den := float64(n) * float64(b.Hi-b.Lo+1)
+	for j := range out {
+		out[j] = float64(count[j%g]*g) / den
 	}
 	return out
 }
