@@ -26,7 +26,7 @@ func testClusters() map[string]ClusterInput {
 	zoneUp := zoneHosts("A", 2, "B", 4, "C", 3)
 	zoneUp[0].Weight = 5
 	return map[string]ClusterInput{
-		"rr two priorities": {Hosts: append(append([]Host{}, hostsIn(locX, 0, 0, 10, 5)...), hostsIn(locX, 0, 1, 4, 4)...), PanicThreshold: 50},
+		"rr two priorities":                  {Hosts: append(append([]Host{}, hostsIn(locX, 0, 0, 10, 5)...), hostsIn(locX, 0, 1, 4, 4)...), PanicThreshold: 50},
 		"rr locality weighted with degraded": {Hosts: mixed, PanicThreshold: 50, LocalityWeighted: true},
 		"lr p2c locality weighted": {Hosts: append(append([]Host{}, p0...), p1...), PanicThreshold: 50, LocalityWeighted: true,
 			LB: HostLB{Policy: PolicyLeastRequest, ActiveRequests: []uint64{0, 3, 1, 1, 2, 0, 5, 1, 0, 0, 4}}},
