@@ -150,8 +150,6 @@ func zoneValue(hosts []Host, idx []int, byWeight bool) uint64 {
 	return s
 }
 
-// hostWeight is HostImplBase::weight: at least 1.
-func hostWeight(h Host) uint32 { return max(1, h.Weight) }
 
 // ComputeZoneRouting is regenerateLocalityRoutingStructures with
 // earlyExitNonLocalityRouting and calculateLocalityPercentages
