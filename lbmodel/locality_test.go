@@ -18,7 +18,6 @@ func hostsIn(loc Locality, weight uint32, priority, n, healthy int) []Host {
 	return out
 }
 
-func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 var (
 	locX = Locality{Region: "r", Zone: "x"}
