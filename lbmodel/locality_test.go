@@ -18,7 +18,6 @@ func hostsIn(loc Locality, weight uint32, priority, n, healthy int) []Host {
 	return out
 }
 
-
 var (
 	locX = Locality{Region: "r", Zone: "x"}
 	locY = Locality{Region: "r", Zone: "y"}

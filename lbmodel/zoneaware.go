@@ -150,7 +150,6 @@ func zoneValue(hosts []Host, idx []int, byWeight bool) uint64 {
 	return s
 }
 
-
 // ComputeZoneRouting is regenerateLocalityRoutingStructures with
 // earlyExitNonLocalityRouting and calculateLocalityPercentages
 // (load_balancer_impl.cc). upstream holds the upstream cluster's hosts (only
