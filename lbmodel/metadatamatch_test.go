@@ -176,3 +176,17 @@ func TestParseWeightedClusterHeader(t *testing.T) {
 		}
 	}
 }
+
+func TestNormalizeValue(t *testing.T) {
+	got, err := NormalizeValue(map[any]any{"a": 1, "b": []any{int64(2), float32(0.5), "x"}, "c": map[string]any{"d": uint8(3)}})
+	want := map[string]any{"a": 1.0, "b": []any{2.0, 0.5, "x"}, "c": map[string]any{"d": 3.0}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, %v", got, err)
+	}
+	if _, err := NormalizeValue(map[any]any{1: "x"}); err == nil {
+		t.Error("non-string key accepted")
+	}
+	if _, err := NormalizeValue(struct{}{}); err == nil {
+		t.Error("struct accepted")
+	}
+}

@@ -187,8 +187,9 @@ type SubsetEntry struct {
 	Selector int
 	// SingleHost marks a single_host_per_subset entry.
 	SingleHost bool
-	// Hosts are the members in original host order (all priorities). A
-	// single-host entry keeps only the first host per priority.
+	// Hosts are the members, priority by priority, each in host order. A
+	// single-host entry keeps only the first host of each priority, so
+	// Hosts[0] is the one it returns.
 	Hosts []Host
 	// Duplicates counts hosts a single-host entry dropped
 	// (lb_subsets_single_host_per_subset_duplicate).
