@@ -106,10 +106,10 @@ type AggregateClusterLd struct {
 
 // ZoneRoutingReport is zone-aware routing's state for priority 0.
 type ZoneRoutingReport struct {
-	State        string                `json:"state" yaml:"state"`
-	LocalPercent uint64                `json:"local_percent" yaml:"local_percent"`
-	Localities   []ZoneLocalityReport  `json:"localities" yaml:"localities"`
-	Reason       string                `json:"reason,omitempty" yaml:"reason,omitempty"`
+	State        string               `json:"state" yaml:"state"`
+	LocalPercent uint64               `json:"local_percent" yaml:"local_percent"`
+	Localities   []ZoneLocalityReport `json:"localities" yaml:"localities"`
+	Reason       string               `json:"reason,omitempty" yaml:"reason,omitempty"`
 }
 
 // ZoneLocalityReport is an upstream locality's share of zone-routed requests.

@@ -5,8 +5,8 @@ import (
 	"io"
 	"os"
 
-	"go.yaml.in/yaml/v3"
 	"github.com/urfave/cli/v3"
+	"go.yaml.in/yaml/v3"
 )
 
 func writeJSON(w io.Writer, v any) error {
