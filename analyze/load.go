@@ -471,7 +471,11 @@ func (l *loader) link() {
 			cl.Assignment = la
 		}
 	}
+	for _, cl := range l.cfg.Clusters {
+		l.checkAssignment(cl.Proto.GetLoadAssignment())
+	}
 	for _, a := range l.cfg.Assignments {
+		l.checkAssignment(a)
 		cl := byService[a.GetClusterName()]
 		if cl == nil {
 			cl = l.cfg.byName[a.GetClusterName()]
@@ -485,5 +489,25 @@ func (l *loader) link() {
 		}
 		cl.Assignment = a
 		cl.FromEDS = true
+	}
+}
+
+// maxPriority is the largest priority Envoy accepts (PGV: lte 128).
+const maxPriority = 128
+
+// checkAssignment rejects what the model cannot hold: priorities beyond
+// Envoy's limit (each priority is a level, so a huge one would be a huge
+// allocation).
+func (l *loader) checkAssignment(a interface {
+	GetEndpoints() []*endpointv3.LocalityLbEndpoints
+}) {
+	if a == nil {
+		return
+	}
+	for _, g := range a.GetEndpoints() {
+		if g.GetPriority() > maxPriority {
+			l.problem(Problem{Pos: l.cfg.Sources.ValuePos(g, "priority"), Code: CodeInvalidValue,
+				Msg: fmt.Sprintf("priority %d is above Envoy's limit of %d", g.GetPriority(), maxPriority)})
+		}
 	}
 }

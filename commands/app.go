@@ -53,7 +53,7 @@ func looksPositioned(line string) bool {
 
 // New builds the lbctl command tree.
 func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
-	return &cli.Command{
+	root := &cli.Command{
 		Name:                  "lbctl",
 		Usage:                 "explain and lint Envoy load balancing, exactly as Envoy computes it",
 		UsageText:             "lbctl [global flags] COMMAND [flags] [FILE ...]",
@@ -63,14 +63,30 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		ErrWriter:             stderr,
 		EnableShellCompletion: true,
 		Suggest:               true,
-		ExitErrHandler:        func(context.Context, *cli.Command, error) {},
-		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-			return usageErrorf("%v (see lbctl --help)", err)
+		Action: func(_ context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return usageErrorf("unknown command %q (see lbctl --help)", cmd.Args().First())
+			}
+			return cli.ShowAppHelp(cmd)
 		},
-		Flags: globalFlags(),
+		ExitErrHandler:        func(context.Context, *cli.Command, error) {},
+		Flags:                 globalFlags(),
 		Commands: []*cli.Command{
 			explainCommand(),
 		},
+	}
+	setUsageErrors(root, "lbctl")
+	return root
+}
+
+// setUsageErrors makes every command report a usage error as one line on
+// stderr with exit code 2, instead of printing its help to stdout.
+func setUsageErrors(cmd *cli.Command, name string) {
+	cmd.OnUsageError = func(_ context.Context, _ *cli.Command, err error, _ bool) error {
+		return usageErrorf("%v (see %s --help)", err, name)
+	}
+	for _, sub := range cmd.Commands {
+		setUsageErrors(sub, name+" "+sub.Name)
 	}
 }
 

@@ -67,9 +67,14 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	for _, o := range opt.SetHealth {
+		if cfg.Cluster(o.Cluster) == nil {
+			return usageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, knownClusters(cfg))
+		}
+	}
 	report, err := cfg.Explain(clusters, opt)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return inputError(err)
 	}
 	t := termFor(cmd)
 	switch cmd.String("output") {
