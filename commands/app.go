@@ -69,8 +69,8 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			}
 			return cli.ShowAppHelp(cmd)
 		},
-		ExitErrHandler:        func(context.Context, *cli.Command, error) {},
-		Flags:                 globalFlags(),
+		ExitErrHandler: func(context.Context, *cli.Command, error) {},
+		Flags:          globalFlags(),
 		Commands: []*cli.Command{
 			explainCommand(),
 		},
