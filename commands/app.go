@@ -1,0 +1,98 @@
+// Package commands is lbctl's command line: commands, flags, completion,
+// and the rendering of reports as terminal tables, JSON and YAML.
+package commands
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+)
+
+// Version is lbctl's version; release builds set it with -ldflags -X.
+var Version = "dev"
+
+// env is the environment the commands read (NO_COLOR, COLUMNS, …); tests
+// replace it.
+var env = os.Getenv
+
+// Main runs lbctl with args (args[0] is the program name) and returns the
+// exit code. It never panics on bad input: a panic inside a command is
+// reported as an internal error.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "lbctl: internal error: %v (please report this with the input that caused it)\n", r)
+			code = ExitInput
+		}
+	}()
+	app := New(stdin, stdout, stderr)
+	err := app.Run(context.Background(), args)
+	if err != nil {
+		if msg := err.Error(); msg != "" {
+			for _, line := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
+				if !strings.HasPrefix(line, "lbctl: ") && !looksPositioned(line) {
+					line = "lbctl: " + line
+				}
+				fmt.Fprintln(stderr, line)
+			}
+		}
+	}
+	return exitCode(err)
+}
+
+// looksPositioned reports whether a message already starts with a place
+// (FILE: or FILE:LINE:COL:).
+func looksPositioned(line string) bool {
+	i := strings.Index(line, ": ")
+	return i > 0 && (strings.Contains(line[:i], ".") || strings.Contains(line[:i], "/") || strings.HasPrefix(line, "<stdin>"))
+}
+
+// New builds the lbctl command tree.
+func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:                  "lbctl",
+		Usage:                 "explain and lint Envoy load balancing, exactly as Envoy computes it",
+		UsageText:             "lbctl [global flags] COMMAND [flags] [FILE ...]",
+		Version:               versionString(),
+		Reader:                stdin,
+		Writer:                stdout,
+		ErrWriter:             stderr,
+		EnableShellCompletion: true,
+		Suggest:               true,
+		ExitErrHandler:        func(context.Context, *cli.Command, error) {},
+		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
+			return usageErrorf("%v (see lbctl --help)", err)
+		},
+		Flags: globalFlags(),
+		Commands: []*cli.Command{
+			explainCommand(),
+		},
+	}
+}
+
+func globalFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "text", Usage: "output format: text, json or yaml",
+			Validator: oneOf("output", "text", "json", "yaml")},
+		&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour: auto, always or never (auto: only on a terminal, never with NO_COLOR)",
+			Validator: oneOf("color", "auto", "always", "never")},
+		&cli.StringFlag{Name: "semantics", Value: "envoy", Usage: "whose behaviour to model: envoy, grpc (proxyless gRPC) or both",
+			Validator: oneOf("semantics", "envoy", "grpc", "both")},
+	}
+}
+
+// oneOf validates a flag value against its allowed values.
+func oneOf(flag string, values ...string) func(string) error {
+	return func(v string) error {
+		for _, ok := range values {
+			if v == ok {
+				return nil
+			}
+		}
+		return usageErrorf("--%s %q: expected one of %s", flag, v, strings.Join(values, ", "))
+	}
+}

@@ -1,0 +1,121 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/fixtures"
+	"github.com/lbctl/lbctl/lbmodel"
+)
+
+func explainCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "explain",
+		Usage:     "show where traffic goes: priority loads, panic, aggregate tiers, localities and per-host shares",
+		ArgsUsage: "[FILE ...]",
+		Description: `Computes, exactly as Envoy does, each cluster's priority loads, panic state,
+aggregate cluster split, locality shares and per-host traffic shares.
+With no FILE (and nothing on standard input) it explains the built-in example.
+
+Examples:
+  lbctl explain fixtures/aggregate.yaml
+  lbctl explain fixtures/aggregate.yaml --cluster aggregate_cluster -o json
+  lbctl explain fixtures/aggregate.yaml --set-health primary/0=50
+  lbctl explain fixtures/priority-two-levels.yaml --all`,
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "explain only this cluster (repeatable)"},
+			&cli.StringFlag{Name: "local-cluster", Usage: "the local cluster for zone-aware routing (default: cluster_manager.local_cluster_name)"},
+			&cli.StringFlag{Name: "zone", Usage: "this Envoy's locality REGION/ZONE[/SUB_ZONE] (default: the bootstrap's node.locality)"},
+			&cli.StringSliceFlag{Name: "active-requests", Usage: "ADDRESS=N active requests on a host, for least request (repeatable)"},
+			&cli.StringSliceFlag{Name: "set-health", Usage: "what-if: CLUSTER[/PRIORITY]=PERCENT or =HEALTHY/TOTAL makes that share of hosts healthy (repeatable)"},
+			&cli.BoolFlag{Name: "all", Usage: "list every host (text output shows the top 10 by default)"},
+			kindFlag(),
+		},
+		ShellComplete: completeClusters,
+		Action:        runExplain,
+	}
+}
+
+func runExplain(ctx context.Context, cmd *cli.Command) error {
+	files := cmd.Args().Slice()
+	opt, err := explainOptions(cmd)
+	if err != nil {
+		return err
+	}
+	var cfg *analyze.Config
+	if len(files) == 0 && !stdinHasData(cmd) {
+		fmt.Fprintln(cmd.Root().ErrWriter, "lbctl: no FILE given: explaining the built-in example ("+fixtures.ExampleName+"); run `lbctl explain FILE` for your own config")
+		cfg, err = analyze.LoadBytes(fixtures.ExampleName, fixtures.Example, "")
+		if err != nil {
+			return inputError(err)
+		}
+	} else {
+		if len(files) == 0 {
+			files = []string{"-"}
+		}
+		if cfg, err = loadInputs(cmd, files); err != nil {
+			return err
+		}
+	}
+	printWarnings(cmd, cfg)
+	clusters, err := selectClusters(cfg, cmd.StringSlice("cluster"))
+	if err != nil {
+		return err
+	}
+	report, err := cfg.Explain(clusters, opt)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	t := termFor(cmd)
+	switch cmd.String("output") {
+	case "json":
+		return writeJSON(t.Out, report)
+	case "yaml":
+		return writeYAML(t.Out, report)
+	}
+	renderExplain(t, report, cmd.Bool("all"))
+	return nil
+}
+
+func explainOptions(cmd *cli.Command) (analyze.ExplainOptions, error) {
+	opt := analyze.ExplainOptions{LocalCluster: cmd.String("local-cluster")}
+	if z := cmd.String("zone"); z != "" {
+		parts := strings.Split(z, "/")
+		if len(parts) < 2 || len(parts) > 3 {
+			return opt, usageErrorf("--zone %q: expected REGION/ZONE or REGION/ZONE/SUB_ZONE", z)
+		}
+		l := lbmodel.Locality{Region: parts[0], Zone: parts[1]}
+		if len(parts) == 3 {
+			l.SubZone = parts[2]
+		}
+		opt.Zone = &l
+	}
+	for _, a := range cmd.StringSlice("active-requests") {
+		i := strings.LastIndexByte(a, '=')
+		if i <= 0 {
+			return opt, usageErrorf("--active-requests %q: expected ADDRESS=N, e.g. 10.0.0.1:80=5", a)
+		}
+		addr := a[:i]
+		v, err := strconv.ParseUint(a[i+1:], 10, 64)
+		if err != nil {
+			return opt, usageErrorf("--active-requests %q: expected ADDRESS=N, e.g. 10.0.0.1:80=5", a)
+		}
+		if opt.ActiveRequests == nil {
+			opt.ActiveRequests = map[string]uint64{}
+		}
+		opt.ActiveRequests[addr] = v
+	}
+	for _, s := range cmd.StringSlice("set-health") {
+		o, err := analyze.ParseHealthOverride(s)
+		if err != nil {
+			return opt, usageErrorf("%v", err)
+		}
+		opt.SetHealth = append(opt.SetHealth, o)
+	}
+	return opt, nil
+}

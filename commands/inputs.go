@@ -1,0 +1,71 @@
+package commands
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/lbctl/lbctl/analyze"
+)
+
+// loadInputs reads the FILE arguments (or stdin for "-") as one
+// configuration. Load errors are input errors (exit 3); warnings are
+// printed to stderr and do not stop the command.
+func loadInputs(cmd *cli.Command, files []string) (*analyze.Config, error) {
+	inputs := make([]analyze.Input, len(files))
+	for i, f := range files {
+		inputs[i] = analyze.Input{Path: f, Stdin: cmd.Root().Reader}
+	}
+	cfg, err := analyze.Load(inputs, cmd.String("kind"))
+	if err != nil {
+		return cfg, inputError(err)
+	}
+	return cfg, nil
+}
+
+// printWarnings writes load warnings to stderr, one per line.
+func printWarnings(cmd *cli.Command, cfg *analyze.Config) {
+	for _, p := range cfg.Problems {
+		if p.Severity != analyze.SevError {
+			fmt.Fprintf(cmd.Root().ErrWriter, "%s: %s: %s\n", p.Pos, p.Severity, p.Msg)
+		}
+	}
+}
+
+// selectClusters resolves --cluster names (all clusters when none given).
+// An unknown name is a usage error that lists the known names.
+func selectClusters(cfg *analyze.Config, names []string) ([]*analyze.Cluster, error) {
+	if len(names) == 0 {
+		return cfg.Clusters, nil
+	}
+	var out []*analyze.Cluster
+	for _, n := range names {
+		cl := cfg.Cluster(n)
+		if cl == nil {
+			return nil, usageErrorf("--cluster %q: no such cluster in %s; the clusters are: %s",
+				n, strings.Join(cfg.Files, ", "), knownClusters(cfg))
+		}
+		out = append(out, cl)
+	}
+	return out, nil
+}
+
+func knownClusters(cfg *analyze.Config) string {
+	names := cfg.ClusterNames()
+	if len(names) == 0 {
+		return "(none)"
+	}
+	sort.Strings(names)
+	if len(names) > 20 {
+		names = append(names[:20], fmt.Sprintf("… and %d more", len(names)-20))
+	}
+	return strings.Join(names, ", ")
+}
+
+// kindFlag forces the document kind.
+func kindFlag() cli.Flag {
+	return &cli.StringFlag{Name: "kind", Usage: "read every document as this kind instead of detecting it: " + strings.Join(analyze.Kinds, ", "),
+		Validator: oneOf("kind", analyze.Kinds...)}
+}

@@ -1,0 +1,218 @@
+package commands
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/lbctl/lbctl/analyze"
+)
+
+// topHosts is how many hosts text output lists without --all.
+const topHosts = 10
+
+// renderExplain writes the report as terminal sections, one per cluster.
+func renderExplain(t *Term, r *analyze.Report, all bool) {
+	for i, c := range r.Clusters {
+		if i > 0 {
+			fmt.Fprintln(t.Out)
+		}
+		renderCluster(t, c, all)
+	}
+}
+
+func pct(v int) string { return strconv.Itoa(v) + "%" }
+
+func fpct(v float64) string { return strconv.FormatFloat(v*100, 'f', 2, 64) + "%" }
+
+func yesNo(t *Term, b bool) string {
+	if b {
+		return t.Style().Foreground(lipgloss.Color("9")).Bold(true).Render("PANIC")
+	}
+	return "no"
+}
+
+func renderCluster(t *Term, c analyze.ClusterReport, all bool) {
+	title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(c.Name)
+	meta := []string{c.LbPolicy}
+	if c.Aggregate == nil {
+		meta = append(meta, fmt.Sprintf("overprovisioning %.2g", float64(c.OverprovisioningFactor)/100))
+	}
+	meta = append(meta, "panic threshold "+pct(c.PanicThreshold), "availability "+pct(c.NormalizedTotalAvailability))
+	if c.TotalPanic {
+		meta = append(meta, t.Style().Foreground(lipgloss.Color("9")).Bold(true).Render("TOTAL PANIC"))
+	}
+	fmt.Fprintf(t.Out, "%s  %s\n", title, t.Style().Faint(true).Render(strings.Join(meta, " · ")))
+	if c.File != "" {
+		fmt.Fprintln(t.Out, t.Style().Faint(true).Render("  "+c.File))
+	}
+
+	if c.Aggregate != nil {
+		renderAggregate(t, c.Aggregate)
+	} else if len(c.Priorities) > 0 {
+		degraded := false
+		for _, p := range c.Priorities {
+			degraded = degraded || p.Degraded > 0 || p.DegradedLoad > 0
+		}
+		rows := make([][]string, 0, len(c.Priorities))
+		for _, p := range c.Priorities {
+			load := float64(p.HealthyLoad+p.DegradedLoad) / 100
+			row := []string{"P" + strconv.Itoa(p.Priority), strconv.Itoa(p.Hosts), strconv.Itoa(p.Healthy)}
+			if degraded {
+				row = append(row, strconv.Itoa(p.Degraded))
+			}
+			row = append(row, strconv.Itoa(p.Excluded), pct(p.Health), pct(p.HealthyLoad))
+			if degraded {
+				row = append(row, pct(p.DegradedLoad))
+			}
+			rows = append(rows, append(row, t.bar(load, 10), yesNo(t, p.Panic)))
+		}
+		headers := []string{"PRIORITY", "HOSTS", "HEALTHY", "EXCLUDED", "HEALTH", "LOAD", "", "PANIC"}
+		right := []int{1, 2, 3, 4, 5}
+		if degraded {
+			headers = []string{"PRIORITY", "HOSTS", "HEALTHY", "DEGRADED", "EXCLUDED", "HEALTH", "LOAD", "DEG LOAD", "", "PANIC"}
+			right = []int{1, 2, 3, 4, 5, 6, 7}
+		}
+		fmt.Fprintln(t.Out)
+		fmt.Fprintln(t.Out, t.newTable(headers, rows, right...))
+		for _, p := range c.Priorities {
+			if len(p.Localities) == 0 {
+				continue
+			}
+			lrows := make([][]string, 0, len(p.Localities))
+			for _, l := range p.Localities {
+				lrows = append(lrows, []string{
+					localityName(l.Region, l.Zone, l.SubZone), strconv.FormatUint(uint64(l.Weight), 10),
+					fmt.Sprintf("%d/%d", l.Healthy, l.Hosts), strconv.FormatFloat(l.EffectiveWeight, 'g', 6, 64),
+					fpct(l.Share), t.bar(l.Share, 10),
+				})
+			}
+			fmt.Fprintf(t.Out, "\nLocalities of P%d\n", p.Priority)
+			fmt.Fprintln(t.Out, t.newTable([]string{"LOCALITY", "WEIGHT", "HEALTHY", "EFFECTIVE", "SHARE", ""}, lrows, 1, 2, 3, 4))
+		}
+	}
+	if z := c.ZoneRouting; z != nil {
+		fmt.Fprintf(t.Out, "\nZone-aware routing: %s", z.State)
+		if z.State != "NoLocalityRouting" {
+			fmt.Fprintf(t.Out, " (%.2f%% stays local)", float64(z.LocalPercent)/100)
+		}
+		fmt.Fprintln(t.Out)
+	}
+	renderHosts(t, c.Hosts, all)
+	if len(c.Notes) > 0 {
+		fmt.Fprintln(t.Out)
+		bullet := "-"
+		if t.Unicode() {
+			bullet = "•"
+		}
+		for _, n := range c.Notes {
+			fmt.Fprintln(t.Out, wrap(bullet+" "+n, t.Width, "  "))
+		}
+	}
+}
+
+func renderAggregate(t *Term, a *analyze.AggregateReport) {
+	rows := make([][]string, 0, len(a.Levels))
+	for i, l := range a.Levels {
+		load := float64(l.HealthyLoad+l.DegradedLoad) / 100
+		child := "no"
+		if l.ChildPanic {
+			child = t.Style().Foreground(lipgloss.Color("9")).Render("panic")
+		}
+		rows = append(rows, []string{strconv.Itoa(i), l.Cluster, "P" + strconv.Itoa(l.Priority), pct(l.Health),
+			pct(l.HealthyLoad + l.DegradedLoad), t.bar(load, 10), yesNo(t, l.Panic), child})
+	}
+	fmt.Fprintln(t.Out)
+	fmt.Fprintln(t.Out, t.newTable([]string{"LEVEL", "CLUSTER", "PRIORITY", "HEALTH", "LOAD", "", "PANIC", "CHILD PANIC"}, rows, 0, 3, 4))
+	crow := make([][]string, 0, len(a.ClusterLoad))
+	for _, c := range a.ClusterLoad {
+		crow = append(crow, []string{c.Cluster, pct(c.Load), t.bar(float64(c.Load)/100, 20)})
+	}
+	fmt.Fprintln(t.Out)
+	fmt.Fprintln(t.Out, t.newTable([]string{"CHILD CLUSTER", "TRAFFIC", ""}, crow, 1))
+}
+
+func renderHosts(t *Term, hosts []analyze.HostReport, all bool) {
+	if len(hosts) == 0 {
+		return
+	}
+	shown := hosts
+	if !all && len(hosts) > topHosts {
+		shown = hosts[:topHosts]
+	}
+	aggregate := hosts[0].Cluster != ""
+	rows := make([][]string, 0, len(shown))
+	for _, h := range shown {
+		share, bar := "-", ""
+		if h.Share != nil {
+			share, bar = fpct(*h.Share), t.bar(*h.Share, 10)
+		}
+		row := []string{}
+		if aggregate {
+			row = append(row, h.Cluster)
+		}
+		row = append(row, h.Address, "P"+strconv.Itoa(h.Priority), localityName(h.Region, h.Zone, h.SubZone),
+			healthText(h.Health), strconv.FormatUint(uint64(h.Weight), 10), share, bar)
+		rows = append(rows, row)
+	}
+	headers := []string{"HOST", "PRIORITY", "LOCALITY", "HEALTH", "WEIGHT", "SHARE", ""}
+	right := []int{4, 5}
+	if aggregate {
+		headers = append([]string{"CLUSTER"}, headers...)
+		right = []int{5, 6}
+	}
+	fmt.Fprintln(t.Out)
+	fmt.Fprintln(t.Out, t.newTable(headers, rows, right...))
+	if len(shown) < len(hosts) {
+		fmt.Fprintln(t.Out, t.Style().Faint(true).Render(fmt.Sprintf("… %d more hosts (--all lists every host)", len(hosts)-len(shown))))
+	}
+}
+
+// healthText is a host's coarse health as Envoy uses it, with the EDS
+// status where it says more.
+func healthText(status string) string {
+	switch status {
+	case "UNKNOWN", "HEALTHY":
+		return "healthy"
+	case "TIMEOUT":
+		return "unhealthy (timeout)"
+	}
+	return strings.ToLower(status)
+}
+
+func localityName(region, zone, subZone string) string {
+	switch {
+	case region == "" && zone == "" && subZone == "":
+		return "-"
+	case subZone == "":
+		return region + "/" + zone
+	}
+	return region + "/" + zone + "/" + subZone
+}
+
+// wrap breaks s into lines of at most width columns, indenting the rest.
+func wrap(s string, width int, indent string) string {
+	if width == 0 {
+		width = 100
+	}
+	if width < 40 {
+		width = 40
+	}
+	var b strings.Builder
+	line := 0
+	for i, w := range strings.Fields(s) {
+		n := lipgloss.Width(w)
+		if i > 0 && line+1+n > width {
+			b.WriteString("\n" + indent)
+			line = len(indent)
+		} else if i > 0 {
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(w)
+		line += n
+	}
+	return b.String()
+}

@@ -1,0 +1,198 @@
+package lbmodel
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// HashKey is the string consistent hashing places a host by:
+// ThreadAwareLoadBalancerBase::HashingLoadBalancer::hashKey
+// (load_balancing_policies/common/thread_aware_lb_impl.h). A non-empty string
+// filter_metadata["envoy.lb"]["hash_key"] wins (any other type is ignored),
+// then the hostname when use_hostname_for_hashing is set, else the address
+// as Address::asString() writes it (ip:port, [ipv6]:port, no tcp:// prefix).
+func HashKey(h Host, useHostname bool) string {
+	if v, ok := h.Metadata["hash_key"].(string); ok && v != "" {
+		return v
+	}
+	if useHostname {
+		return h.Hostname
+	}
+	return h.Address
+}
+
+// WeightedHost is one entry of Envoy's NormalizedHostWeightVector: a host and
+// its share of the priority level, the shares summing to about 1.
+type WeightedHost struct {
+	Host   Host
+	Weight float64
+}
+
+// NormalizedWeights is what ThreadAwareLoadBalancerBase::refresh() hands to
+// the ring or Maglev builder for one priority: the (host, weight) vector in
+// Envoy's order, and its min (starting at 1.0) and max (starting at 0.0).
+type NormalizedWeights struct {
+	Hosts    []WeightedHost
+	Min, Max float64
+}
+
+// NormalizeOptions say which of Envoy's two normalizations applies.
+type NormalizeOptions struct {
+	// LocalityWeighted is locality_weighted_lb_config being set (legacy
+	// common_lb_config or the typed RingHash/Maglev field).
+	LocalityWeighted bool
+	// Panic: the priority is in panic, so all its hosts are used instead of
+	// its healthy ones (degraded hosts are only used in panic).
+	Panic bool
+	// LocalLocality is the node's locality; when it has hosts in this level
+	// it is ordered first, as PriorityStateManager::updateClusterPrioritySet
+	// does. Nil when the node has no locality.
+	LocalLocality *Locality
+}
+
+// maxWeightSum is the limit TypedHashLbConfigBase::validateEndpoints puts on
+// a level's host weight sum and locality weight sum.
+const maxWeightSum = math.MaxUint32
+
+// hostWeight is the effective load_balancing_weight: 0 means unset, i.e. 1.
+func hostWeight(h Host) uint64 {
+	if h.Weight == 0 {
+		return 1
+	}
+	return uint64(h.Weight)
+}
+
+// NormalizeWeights is normalizeWeights / normalizeHostWeights /
+// normalizeLocalityWeights (thread_aware_lb_impl.cc) for the hosts of one
+// priority level, given in configuration order. Flat mode gives each used
+// host weight/Σweight; locality mode gives weight*(lw/Σlw)/Σweight-in-locality,
+// skips zero-weight localities, and yields no hosts when every locality
+// weight is 0. Arithmetic is float64 in Envoy's operation order.
+// Errors are validateEndpoints' weight-sum limits.
+func NormalizeWeights(hosts []Host, opt NormalizeOptions) (NormalizedWeights, error) {
+	out := NormalizedWeights{Min: 1.0, Max: 0.0}
+	var total uint64
+	for _, h := range hosts {
+		total += hostWeight(h)
+	}
+	if total > maxWeightSum {
+		return out, fmt.Errorf("the sum of weights of all upstream hosts in a locality exceeds %d", uint64(maxWeightSum))
+	}
+	used := func(h Host) bool { return opt.Panic || h.Health() == Healthy }
+	if !opt.LocalityWeighted || len(hosts) == 0 {
+		var flat []Host
+		for _, h := range hosts {
+			if used(h) {
+				flat = append(flat, h)
+			}
+		}
+		out.addLocality(flat, 1.0)
+		return out, nil
+	}
+	groups := groupByLocality(hosts, opt.LocalLocality)
+	var lsum uint64
+	for _, g := range groups {
+		lsum += uint64(g.weight)
+	}
+	if lsum > maxWeightSum {
+		return out, fmt.Errorf("the sum of weights of all localities at the same priority exceeds %d", uint64(maxWeightSum))
+	}
+	if lsum == 0 {
+		return out, nil
+	}
+	for _, g := range groups {
+		if g.weight == 0 {
+			continue
+		}
+		nlw := float64(g.weight) / float64(lsum)
+		var in []Host
+		for _, h := range g.hosts {
+			if used(h) {
+				in = append(in, h)
+			}
+		}
+		out.addLocality(in, nlw)
+	}
+	return out, nil
+}
+
+// addLocality is normalizeHostWeights: weight * nlw / sum, left to right.
+func (n *NormalizedWeights) addLocality(hosts []Host, nlw float64) {
+	var sum uint64
+	for _, h := range hosts {
+		sum += hostWeight(h)
+	}
+	for _, h := range hosts {
+		w := float64(hostWeight(h)) * nlw / float64(sum)
+		n.Hosts = append(n.Hosts, WeightedHost{Host: h, Weight: w})
+		n.Min = min(n.Min, w)
+		n.Max = max(n.Max, w)
+	}
+}
+
+type localityGroup struct {
+	loc    Locality
+	weight uint32
+	hosts  []Host
+}
+
+// groupByLocality builds hosts_per_locality and locality_weights as
+// PriorityStateManager::updateClusterPrioritySet (upstream_impl.cc) orders
+// them: the local locality first when it has hosts, the rest sorted by
+// (region, zone, sub_zone). A locality's weight is the last one registered
+// for it (the map is overwritten per LocalityLbEndpoints).
+func groupByLocality(hosts []Host, local *Locality) []localityGroup {
+	idx := map[Locality]int{}
+	var groups []localityGroup
+	for _, h := range hosts {
+		i, ok := idx[h.Locality]
+		if !ok {
+			i = len(groups)
+			idx[h.Locality] = i
+			groups = append(groups, localityGroup{loc: h.Locality})
+		}
+		groups[i].weight = h.LocalityWeight
+		groups[i].hosts = append(groups[i].hosts, h)
+	}
+	slices.SortStableFunc(groups, func(a, b localityGroup) int {
+		aLocal := local != nil && a.loc == *local
+		bLocal := local != nil && b.loc == *local
+		switch {
+		case aLocal && !bLocal:
+			return -1
+		case bLocal && !aLocal:
+			return 1
+		}
+		return cmp.Or(cmp.Compare(a.loc.Region, b.loc.Region),
+			cmp.Compare(a.loc.Zone, b.loc.Zone),
+			cmp.Compare(a.loc.SubZone, b.loc.SubZone))
+	})
+	return groups
+}
+
+// keyWarnings reports hash keys Envoy would treat badly: empty keys (only a
+// debug ASSERT in Envoy) and keys shared by several hosts (placement among
+// them is then unspecified in Envoy).
+func keyWarnings(keys []string) []string {
+	var w []string
+	seen := map[string]int{}
+	for _, k := range keys {
+		seen[k]++
+	}
+	if seen[""] > 0 {
+		w = append(w, "a host has an empty hash key; Envoy only asserts against this in debug builds")
+	}
+	var dups []string
+	for k, n := range seen {
+		if n > 1 && k != "" {
+			dups = append(dups, k)
+		}
+	}
+	slices.Sort(dups)
+	for _, k := range dups {
+		w = append(w, fmt.Sprintf("hash key %q is shared by %d hosts; Envoy's order among them is unspecified", k, seen[k]))
+	}
+	return w
+}

@@ -1,0 +1,168 @@
+package lbmodel
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// HostShare is one host's part of a ring or Maglev table.
+type HostShare struct {
+	Host    int    // index into the ring's or table's Hosts
+	Address string // Host.Address
+	Entries uint64 // ring entries or table slots
+	// Share is the fraction of the hash space the host answers: for a ring,
+	// the length of the 2^64 arcs ending at its points; for Maglev, slots/N.
+	Share float64
+}
+
+// ShareStats summarizes shares: min, max and population standard deviation.
+type ShareStats struct {
+	Min, Max, StdDev float64
+}
+
+const twoTo64 = 18446744073709551616.0
+
+// Shares measures each host's share of the 2^64 hash space. Entry i answers
+// the hashes in (point[i-1], point[i]]; entry 0 also takes everything above
+// the last point (the wrap-around). Empty ring: no shares.
+func (r *Ring) Shares() []HostShare {
+	out := baseShares(r.Hosts, r.Counts)
+	n := len(r.Entries)
+	if n == 0 {
+		return out
+	}
+	for i, e := range r.Entries {
+		var arc float64
+		if i == 0 {
+			// point[0] + 1 + (2^64-1 - point[n-1]) = point[0] - point[n-1] + 2^64.
+			arc = float64(e.Hash) + 1 + float64(math.MaxUint64-r.Entries[n-1].Hash)
+		} else {
+			arc = float64(e.Hash - r.Entries[i-1].Hash)
+		}
+		out[e.Host].Share += arc / twoTo64
+	}
+	return out
+}
+
+// Shares gives each host's slot count and slots/N.
+func (t *MaglevTable) Shares() []HostShare {
+	out := baseShares(t.Hosts, t.Counts)
+	if len(t.Slots) == 0 {
+		return out
+	}
+	for i := range out {
+		out[i].Share = float64(out[i].Entries) / float64(t.Size)
+	}
+	return out
+}
+
+func baseShares(hosts []WeightedHost, counts []uint64) []HostShare {
+	out := make([]HostShare, len(hosts))
+	for i, h := range hosts {
+		out[i] = HostShare{Host: i, Address: h.Host.Address}
+		if i < len(counts) {
+			out[i].Entries = counts[i]
+		}
+	}
+	return out
+}
+
+// ComputeShareStats is min, max and population standard deviation of the
+// shares; all zero for no hosts.
+func ComputeShareStats(shares []HostShare) ShareStats {
+	if len(shares) == 0 {
+		return ShareStats{}
+	}
+	s := ShareStats{Min: math.Inf(1), Max: math.Inf(-1)}
+	mean := 0.0
+	for _, h := range shares {
+		s.Min = min(s.Min, h.Share)
+		s.Max = max(s.Max, h.Share)
+		mean += h.Share
+	}
+	mean /= float64(len(shares))
+	v := 0.0
+	for _, h := range shares {
+		v += (h.Share - mean) * (h.Share - mean)
+	}
+	s.StdDev = math.Sqrt(v / float64(len(shares)))
+	return s
+}
+
+// RingMoved is the fraction of the 2^64 hash space whose host (compared by
+// address; "no host" is a value of its own) differs between two rings, e.g.
+// before and after removing hosts. It is measured exactly over the segments
+// cut by the points of both rings, not by sampling.
+func RingMoved(before, after *Ring) float64 {
+	owner := func(r *Ring, h uint64) string {
+		i, ok := r.Pick(h, 0)
+		if !ok {
+			return "\x00none"
+		}
+		return r.Hosts[i].Host.Address
+	}
+	var cuts []uint64
+	for _, e := range before.Entries {
+		cuts = append(cuts, e.Hash)
+	}
+	for _, e := range after.Entries {
+		cuts = append(cuts, e.Hash)
+	}
+	if len(cuts) == 0 {
+		return 0
+	}
+	slices.Sort(cuts)
+	cuts = slices.Compact(cuts)
+	// Both rings are constant on each (cuts[i-1], cuts[i]] and on the
+	// wrap-around arc (last, 2^64-1] + [0, cuts[0]], which cuts[0] represents.
+	moved := 0.0
+	for i, c := range cuts {
+		if owner(before, c) == owner(after, c) {
+			continue
+		}
+		if i == 0 {
+			moved += float64(c) + 1 + float64(math.MaxUint64-cuts[len(cuts)-1])
+		} else {
+			moved += float64(c - cuts[i-1])
+		}
+	}
+	return moved / twoTo64
+}
+
+// MaglevMoved is the fraction of slots whose host (compared by address;
+// "no host" is a value of its own) differs between two tables of one size.
+func MaglevMoved(before, after *MaglevTable) (float64, error) {
+	if before.Size != after.Size {
+		return 0, fmt.Errorf("maglev: tables of sizes %d and %d cannot be compared", before.Size, after.Size)
+	}
+	if before.Size == 0 {
+		return 0, nil
+	}
+	owner := func(t *MaglevTable, slot uint64) string {
+		i, ok := t.Pick(slot, 0)
+		if !ok {
+			return "\x00none"
+		}
+		return t.Hosts[i].Host.Address
+	}
+	var moved uint64
+	for s := range before.Size {
+		if owner(before, s) != owner(after, s) {
+			moved++
+		}
+	}
+	return float64(moved) / float64(before.Size), nil
+}
+
+// WithoutAddresses returns hosts minus those whose Address is listed, for
+// "what moves when these hosts are removed" (lbctl hash --remove).
+func WithoutAddresses(hosts []Host, addrs []string) []Host {
+	out := make([]Host, 0, len(hosts))
+	for _, h := range hosts {
+		if !slices.Contains(addrs, h.Address) {
+			out = append(out, h)
+		}
+	}
+	return out
+}

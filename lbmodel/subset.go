@@ -1,0 +1,538 @@
+package lbmodel
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// SubsetFallbackPolicy is LbSubsetConfig.LbSubsetFallbackPolicy, numbered as
+// the proto enum. The zero value NO_FALLBACK is Envoy's default (the seed
+// docs' "NO_ENDPOINT" is an old name).
+type SubsetFallbackPolicy int
+
+const (
+	FallbackNoFallback    SubsetFallbackPolicy = 0
+	FallbackAnyEndpoint   SubsetFallbackPolicy = 1
+	FallbackDefaultSubset SubsetFallbackPolicy = 2
+)
+
+func (p SubsetFallbackPolicy) String() string {
+	switch p {
+	case FallbackNoFallback:
+		return "NO_FALLBACK"
+	case FallbackAnyEndpoint:
+		return "ANY_ENDPOINT"
+	case FallbackDefaultSubset:
+		return "DEFAULT_SUBSET"
+	}
+	return fmt.Sprintf("SubsetFallbackPolicy(%d)", int(p))
+}
+
+// SelectorFallbackPolicy is LbSubsetSelector.LbSubsetSelectorFallbackPolicy,
+// numbered as the proto enum; NOT_DEFINED (0) defers to the top level.
+type SelectorFallbackPolicy int
+
+const (
+	SelectorNotDefined    SelectorFallbackPolicy = 0
+	SelectorNoFallback    SelectorFallbackPolicy = 1
+	SelectorAnyEndpoint   SelectorFallbackPolicy = 2
+	SelectorDefaultSubset SelectorFallbackPolicy = 3
+	SelectorKeysSubset    SelectorFallbackPolicy = 4
+)
+
+func (p SelectorFallbackPolicy) String() string {
+	switch p {
+	case SelectorNotDefined:
+		return "NOT_DEFINED"
+	case SelectorNoFallback:
+		return "NO_FALLBACK"
+	case SelectorAnyEndpoint:
+		return "ANY_ENDPOINT"
+	case SelectorDefaultSubset:
+		return "DEFAULT_SUBSET"
+	case SelectorKeysSubset:
+		return "KEYS_SUBSET"
+	}
+	return fmt.Sprintf("SelectorFallbackPolicy(%d)", int(p))
+}
+
+// MetadataFallbackPolicy is LbSubsetConfig.LbSubsetMetadataFallbackPolicy.
+type MetadataFallbackPolicy int
+
+const (
+	MetadataNoFallback   MetadataFallbackPolicy = 0
+	MetadataFallbackList MetadataFallbackPolicy = 1
+)
+
+// FallbackListKey is the criteria key FALLBACK_LIST reads
+// (Config::MetadataEnvoyLbKeys::FALLBACK_LIST).
+const FallbackListKey = "fallback_list"
+
+// SubsetSelector is one lb_subset_config.subset_selectors entry.
+type SubsetSelector struct {
+	Keys                []string
+	FallbackPolicy      SelectorFallbackPolicy
+	FallbackKeysSubset  []string
+	SingleHostPerSubset bool
+}
+
+// SubsetConfig is Cluster.lb_subset_config or the
+// envoy.load_balancing_policies.subset extension, as plain values.
+type SubsetConfig struct {
+	FallbackPolicy SubsetFallbackPolicy
+	// DefaultSubset is default_subset (top-level keys of the Struct).
+	DefaultSubset       map[string]any
+	Selectors           []SubsetSelector
+	LocalityWeightAware bool
+	ScaleLocalityWeight bool
+	PanicModeAny        bool
+	ListAsAny           bool
+	MetadataFallback    MetadataFallbackPolicy
+	// AllowRedundantKeys exists only in the extension proto; the legacy
+	// lb_subset_config never sets it.
+	AllowRedundantKeys bool
+}
+
+// Enabled is LoadBalancerSubsetInfoImpl::isEnabled: subset load balancing is
+// on iff subset_selectors is non-empty (before empty-key selectors are
+// dropped). With it off the cluster's plain LB runs and metadata is ignored.
+func (c SubsetConfig) Enabled() bool { return len(c.Selectors) > 0 }
+
+// normSelector is a selector after SubsetSelector's constructor: keys and
+// fallback keys as sorted sets.
+type normSelector struct {
+	index        int // position in the configuration
+	keys         []string
+	policy       SelectorFallbackPolicy
+	fallbackKeys []string
+	singleHost   bool
+}
+
+// sortedSet is std::set<std::string>: unique, bytewise ascending.
+func sortedSet(in []string) []string {
+	out := append([]string(nil), in...)
+	sort.Strings(out)
+	n := 0
+	for i, s := range out {
+		if i == 0 || s != out[n-1] {
+			out[n] = s
+			n++
+		}
+	}
+	return out[:n]
+}
+
+func isSubsetOf(sub, set []string) bool {
+	m := map[string]bool{}
+	for _, s := range set {
+		m[s] = true
+	}
+	for _, s := range sub {
+		if !m[s] {
+			return false
+		}
+	}
+	return true
+}
+
+// normalizeSelectors is LoadBalancerSubsetInfoImpl's constructor and
+// SubsetSelector's constructor (subset_lb_config.cc): empty-key selectors
+// are dropped silently, keys become sorted sets, the KEYS_SUBSET rules are
+// enforced, and with allow_redundant_keys selectors are stable-sorted by key
+// count, descending.
+func normalizeSelectors(c SubsetConfig) ([]normSelector, error) {
+	var out []normSelector
+	for i, s := range c.Selectors {
+		if len(s.Keys) == 0 {
+			continue
+		}
+		ns := normSelector{index: i, keys: sortedSet(s.Keys), policy: s.FallbackPolicy,
+			fallbackKeys: sortedSet(s.FallbackKeysSubset), singleHost: s.SingleHostPerSubset}
+		if ns.policy < SelectorNotDefined || ns.policy > SelectorKeysSubset {
+			return nil, fmt.Errorf("subset_selectors[%d]: unknown fallback_policy %d", i, int(ns.policy))
+		}
+		if ns.policy != SelectorKeysSubset {
+			if len(ns.fallbackKeys) > 0 {
+				return nil, fmt.Errorf("subset_selectors[%d]: fallback_keys_subset can be set only for KEYS_SUBSET fallback_policy", i)
+			}
+		} else {
+			if len(ns.fallbackKeys) == 0 {
+				return nil, fmt.Errorf("subset_selectors[%d]: fallback_keys_subset cannot be empty", i)
+			}
+			if !isSubsetOf(ns.fallbackKeys, ns.keys) {
+				return nil, fmt.Errorf("subset_selectors[%d]: fallback_keys_subset must be a subset of selector keys", i)
+			}
+			if len(ns.fallbackKeys) == len(ns.keys) {
+				return nil, fmt.Errorf("subset_selectors[%d]: fallback_keys_subset cannot be equal to keys", i)
+			}
+		}
+		out = append(out, ns)
+	}
+	if c.AllowRedundantKeys {
+		sort.SliceStable(out, func(i, j int) bool { return len(out[i].keys) > len(out[j].keys) })
+	}
+	return out, nil
+}
+
+// SubsetEntry is one initialized subset: the sorted key/value path that
+// names it and its member hosts.
+type SubsetEntry struct {
+	// Path is the sorted (key, value) pairs. With list_as_any a list value
+	// contributes one element per path.
+	Path []Criterion
+	// Selector is the index (in SubsetConfig.Selectors) of the selector
+	// that initialized the entry and so fixed its type.
+	Selector int
+	// SingleHost marks a single_host_per_subset entry.
+	SingleHost bool
+	// Hosts are the members, priority by priority, each in host order. A
+	// single-host entry keeps only the first host of each priority, so
+	// Hosts[0] is the one it returns.
+	Hosts []Host
+	// Duplicates counts hosts a single-host entry dropped
+	// (lb_subsets_single_host_per_subset_duplicate).
+	Duplicates int
+
+	members map[int]bool // indexes into the SubsetLB's hosts
+}
+
+// Keys returns the entry's path keys.
+func (e *SubsetEntry) Keys() []string {
+	out := make([]string, len(e.Path))
+	for i, c := range e.Path {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// Values returns the entry's path as a struct.
+func (e *SubsetEntry) Values() map[string]any {
+	return (&MatchCriteria{Entries: e.Path}).Map()
+}
+
+// selectorNode is a SubsetSelectorMap node (initSubsetSelectorMap).
+type selectorNode struct {
+	children     map[string]*selectorNode
+	policy       SelectorFallbackPolicy
+	fallbackKeys []string
+	selector     int // configuration index that set the policy, -1 if none
+}
+
+// SubsetLB is the static state of Envoy's SubsetLoadBalancer for one host
+// set: every subset, the special any-endpoint and default subsets, and the
+// selector-fallback trie. It is built once; Select answers match criteria.
+type SubsetLB struct {
+	cfg       SubsetConfig
+	selectors []normSelector
+	hosts     []Host
+	// entries by canonical path (see pathKey); order keeps them listable.
+	entries map[string]*SubsetEntry
+	order   []string
+	// any is non-nil when the any-endpoint subset is built, def likewise
+	// for the default subset.
+	any, def     []Host
+	anyB, defB   bool
+	selectorRoot *selectorNode
+	// LostSelectorPolicies lists configuration indexes of selectors whose
+	// fallback_policy initSubsetSelectorMap ignores (see buildSelectorTrie).
+	LostSelectorPolicies []int
+}
+
+// ErrSubsetDisabled is returned for a configuration with no selectors.
+var ErrSubsetDisabled = errors.New("subset load balancing is disabled: subset_selectors is empty")
+
+// NewSubsetLB builds the subsets of hosts under cfg as
+// SubsetLoadBalancer's constructor and update (updateFallbackSubset, then
+// processSubsets, per priority) do (source/extensions/load_balancing_policies/
+// subset/subset_lb.cc). hosts are in EDS order; Host.Metadata is the
+// envoy.lb struct.
+func NewSubsetLB(cfg SubsetConfig, hosts []Host) (*SubsetLB, error) {
+	if !cfg.Enabled() {
+		return nil, ErrSubsetDisabled
+	}
+	if cfg.FallbackPolicy < FallbackNoFallback || cfg.FallbackPolicy > FallbackDefaultSubset {
+		return nil, fmt.Errorf("unknown fallback_policy %d", int(cfg.FallbackPolicy))
+	}
+	if cfg.MetadataFallback != MetadataNoFallback && cfg.MetadataFallback != MetadataFallbackList {
+		return nil, fmt.Errorf("unknown metadata_fallback_policy %d", int(cfg.MetadataFallback))
+	}
+	sels, err := normalizeSelectors(cfg)
+	if err != nil {
+		return nil, err
+	}
+	for i, h := range hosts {
+		if h.Priority < 0 {
+			return nil, fmt.Errorf("host %d (%s): negative priority %d", i, h.Address, h.Priority)
+		}
+	}
+	lb := &SubsetLB{cfg: cfg, selectors: sels, hosts: hosts, entries: map[string]*SubsetEntry{}}
+
+	// Constructor: which special subsets exist.
+	switch cfg.FallbackPolicy {
+	case FallbackAnyEndpoint:
+		lb.anyB = true
+	case FallbackDefaultSubset:
+		lb.defB = true
+	}
+	if cfg.PanicModeAny {
+		lb.anyB = true
+	}
+	lb.buildSelectorTrie()
+
+	// update(): per priority, fallback subsets then processSubsets. Since
+	// every priority is rebuilt from scratch here, processing priorities in
+	// order gives each entry its hosts in priority-major, host order.
+	maxP := -1
+	for _, h := range hosts {
+		maxP = max(maxP, h.Priority)
+	}
+	for p := 0; p <= maxP; p++ {
+		var ph []Host
+		var idx []int
+		for i, h := range hosts {
+			if h.Priority == p {
+				ph = append(ph, h)
+				idx = append(idx, i)
+			}
+		}
+		if lb.anyB {
+			lb.any = append(lb.any, ph...)
+		}
+		if lb.defB {
+			for _, h := range ph {
+				if labelMatch(cfg.DefaultSubset, h.Metadata, cfg.ListAsAny) {
+					lb.def = append(lb.def, h)
+				}
+			}
+		}
+		lb.processSubsets(ph, idx)
+	}
+	// Envoy purges entries with no hosts; uninitialized entries are never
+	// recorded here, so nothing is left to purge.
+	sort.Strings(lb.order)
+	return lb, nil
+}
+
+// buildSelectorTrie is initSubsetSelectorMap: one level per sorted key; a
+// selector's fallback params are stored only on a node its own walk created
+// as the last node of its path. A selector whose path already existed (as an
+// intermediate of an earlier, longer selector, or from an earlier selector
+// with the same keys) loses its fallback_policy: first selector wins.
+// initSelectorFallbackSubset builds the any/default subsets for stored
+// policies only.
+func (lb *SubsetLB) buildSelectorTrie() {
+	lb.selectorRoot = &selectorNode{children: map[string]*selectorNode{}, selector: -1}
+	for _, s := range lb.selectors {
+		n := lb.selectorRoot
+		stored := false
+		for i, k := range s.keys {
+			child, ok := n.children[k]
+			if !ok {
+				child = &selectorNode{children: map[string]*selectorNode{}, selector: -1}
+				n.children[k] = child
+				if i == len(s.keys)-1 {
+					child.policy = s.policy
+					child.fallbackKeys = s.fallbackKeys
+					child.selector = s.index
+					stored = true
+					switch s.policy {
+					case SelectorAnyEndpoint:
+						lb.anyB = true
+					case SelectorDefaultSubset:
+						lb.defB = true
+					}
+				}
+			}
+			n = child
+		}
+		if !stored && s.policy != SelectorNotDefined {
+			lb.LostSelectorPolicies = append(lb.LostSelectorPolicies, s.index)
+		}
+	}
+}
+
+// pathKey is the canonical identity of a subset path: names and hashed
+// values (see hashedEqual).
+func pathKey(path []Criterion) string {
+	var b strings.Builder
+	for _, c := range path {
+		b.WriteString(fmt.Sprintf("%q=", c.Name))
+		writeValueKey(&b, c.Value)
+		b.WriteString(";")
+	}
+	return b.String()
+}
+
+// processSubsets runs processSubsets for one priority's hosts: for each host
+// in order, for each selector in order, every key/value combination finds or
+// creates its entry, the first selector to reach an entry fixes its type,
+// and a single-host entry keeps only the first host of this priority.
+// Membership is a set (HostHashSet), so a host reaching one entry twice
+// (two selectors with the same keys, or a list with repeated elements) is a
+// member once.
+func (lb *SubsetLB) processSubsets(ph []Host, idx []int) {
+	singleSeen := map[*SubsetEntry]bool{}
+	for hi, h := range ph {
+		for _, s := range lb.selectors {
+			for _, path := range extractSubsetMetadata(s.keys, h.Metadata, lb.cfg.ListAsAny) {
+				k := pathKey(path)
+				e, ok := lb.entries[k]
+				if !ok {
+					e = &SubsetEntry{Path: path, Selector: s.index, SingleHost: s.singleHost, members: map[int]bool{}}
+					lb.entries[k] = e
+					lb.order = append(lb.order, k)
+				}
+				if e.SingleHost {
+					if singleSeen[e] {
+						e.Duplicates++
+						continue
+					}
+					singleSeen[e] = true
+				}
+				if !e.members[idx[hi]] {
+					e.members[idx[hi]] = true
+					e.Hosts = append(e.Hosts, h)
+				}
+			}
+		}
+	}
+}
+
+// extractSubsetMetadata is extractSubsetMetadata: the host's key/value
+// combinations for sorted keys. A missing key gives none. With list_as_any
+// a list value branches the combinations, one per element (cartesian
+// product, list order); quirk: an empty list empties the set, and the next
+// key starts a fresh one, so the host lands on a path lacking the earlier
+// keys.
+func extractSubsetMetadata(keys []string, md map[string]any, listAsAny bool) [][]Criterion {
+	var all [][]Criterion
+	if md == nil {
+		return nil
+	}
+	for _, k := range keys {
+		v, ok := md[k]
+		if !ok {
+			return nil
+		}
+		if list, isList := v.([]any); listAsAny && isList {
+			if len(all) == 0 {
+				for _, e := range list {
+					all = append(all, []Criterion{{k, e}})
+				}
+			} else {
+				var next [][]Criterion
+				for _, kvs := range all {
+					for _, e := range list {
+						c := append(append([]Criterion(nil), kvs...), Criterion{k, e})
+						next = append(next, c)
+					}
+				}
+				all = next
+			}
+			continue
+		}
+		if len(all) == 0 {
+			all = append(all, []Criterion{{k, v}})
+		} else {
+			for i := range all {
+				all[i] = append(all[i], Criterion{k, v})
+			}
+		}
+	}
+	return all
+}
+
+// labelMatch is Config::Metadata::metadataLabelMatch (metadata.cc) as
+// hostMatches uses it for the default subset: an empty label set matches
+// every host (even without metadata); otherwise every key must be present
+// with a ValueEqual value, or with list_as_any and a list host value, equal
+// to any element. Quirk: in that case the whole list is never compared, so
+// a list-valued label cannot match a list host value.
+func labelMatch(labels map[string]any, md map[string]any, listAsAny bool) bool {
+	if len(labels) == 0 {
+		return true
+	}
+	if md == nil {
+		return false
+	}
+	for k, want := range labels {
+		got, ok := md[k]
+		if !ok {
+			return false
+		}
+		if list, isList := got.([]any); listAsAny && isList {
+			found := false
+			for _, e := range list {
+				if ValueEqual(e, want) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		} else if !ValueEqual(got, want) {
+			return false
+		}
+	}
+	return true
+}
+
+// Subsets returns every active subset, ordered by path (keys, then the
+// canonical value encoding).
+func (lb *SubsetLB) Subsets() []*SubsetEntry {
+	out := make([]*SubsetEntry, 0, len(lb.order))
+	for _, k := range lb.order {
+		if e := lb.entries[k]; len(e.Hosts) > 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// AnyEndpointSubset returns the any-endpoint subset's hosts and whether
+// Envoy builds it (fallback_policy ANY_ENDPOINT, panic_mode_any, or a
+// selector whose ANY_ENDPOINT policy was stored).
+func (lb *SubsetLB) AnyEndpointSubset() ([]Host, bool) { return lb.any, lb.anyB }
+
+// DefaultSubset returns the default subset's hosts and whether Envoy builds
+// it (fallback_policy DEFAULT_SUBSET, or a stored selector DEFAULT_SUBSET
+// policy, even under a top-level NO_FALLBACK).
+func (lb *SubsetLB) DefaultSubset() ([]Host, bool) { return lb.def, lb.defB }
+
+// findSubset is findSubset: the entry at exactly the criteria's path, if it
+// is initialized and active.
+func (lb *SubsetLB) findSubset(c *MatchCriteria) *SubsetEntry {
+	if c == nil || len(c.Entries) == 0 {
+		return nil
+	}
+	e, ok := lb.entries[pathKey(c.Entries)]
+	if !ok || len(e.Hosts) == 0 {
+		return nil
+	}
+	for i, pc := range e.Path { // NaN: same hash, never equal
+		if !hashedEqual(pc.Value, c.Entries[i].Value) {
+			return nil
+		}
+	}
+	return e
+}
+
+// selectorParams is tryFindSelectorFallbackParams: walk the selector trie
+// with the criteria names in order; defined only if every name is consumed.
+func (lb *SubsetLB) selectorParams(c *MatchCriteria) (*selectorNode, bool) {
+	if c == nil || len(c.Entries) == 0 {
+		return nil, false
+	}
+	n := lb.selectorRoot
+	for _, e := range c.Entries {
+		child, ok := n.children[e.Name]
+		if !ok {
+			return nil, false
+		}
+		n = child
+	}
+	return n, true
+}

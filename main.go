@@ -1,0 +1,12 @@
+// Command lbctl explains and lints Envoy load-balancing configuration.
+package main
+
+import (
+	"os"
+
+	"github.com/lbctl/lbctl/commands"
+)
+
+func main() {
+	os.Exit(commands.Main(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
