@@ -73,6 +73,8 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		Flags:          globalFlags(),
 		Commands: []*cli.Command{
 			explainCommand(),
+			lintCommand(),
+			rulesCommand(),
 		},
 	}
 	setUsageErrors(root, "lbctl")

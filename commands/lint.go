@@ -1,0 +1,166 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/lint"
+)
+
+func lintCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "lint",
+		Usage:     "check load-balancing configuration for mistakes Envoy rejects or silently mis-handles",
+		ArgsUsage: "[FILE ...]",
+		Description: `Runs every lint rule (see lbctl rules) on the configuration and reports findings
+as FILE:LINE:COL: SEVERITY ID message [name], with the source line and a hint.
+
+Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage error,
+3 a file cannot be read or parsed (also reported as a finding).
+Suppress one finding with a YAML comment on its line or the line above:
+  # lbctl:ignore LB1203 reason
+Defaults for --disable, --fail-on and --target can be set in a .lbctl.yaml
+found in the working directory or a parent:
+  disable: [LB1504]
+  fail-on: warning
+
+Examples:
+  lbctl lint clusters/
+  lbctl lint envoy.yaml --format sarif > lbctl.sarif
+  lbctl lint envoy.yaml --fail-on warning --disable hash-no-policy`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text, json, sarif or github",
+				Validator: oneOf("format", lintFormats...)},
+			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at or above: error, warning, info or none",
+				Validator: oneOf("fail-on", "error", "warning", "info", "none")},
+			&cli.StringSliceFlag{Name: "disable", Usage: "do not run this rule (ID or name; repeatable)"},
+			&cli.StringFlag{Name: "target", Value: "envoy", Usage: "data plane to judge for: envoy, grpc or both",
+				Validator: oneOf("target", "envoy", "grpc", "both")},
+			kindFlag(),
+		},
+		Action: runLint,
+	}
+}
+
+func runLint(ctx context.Context, cmd *cli.Command) error {
+	opts, failOn, err := lintOptions(cmd)
+	if err != nil {
+		return err
+	}
+	files := cmd.Args().Slice()
+	if len(files) == 0 {
+		if !stdinHasData(cmd) {
+			return usageErrorf("lint needs a FILE or directory (or - for standard input)")
+		}
+		files = []string{"-"}
+	}
+	inputs := make([]analyze.Input, len(files))
+	for i, f := range files {
+		inputs[i] = analyze.Input{Path: f, Stdin: cmd.Root().Reader}
+	}
+	cfg, _ := analyze.Load(inputs, cmd.String("kind"))
+	findings := lint.Run(cfg, opts)
+	if err := writeFindings(cmd.Root().Writer, cmd.String("format"), findings, cfg.Sources); err != nil {
+		return inputError(err)
+	}
+	// A file that cannot be read or parsed is an input error (exit 3),
+	// reported on stderr as well as among the findings.
+	var fatal []string
+	for _, p := range cfg.Problems {
+		if p.Severity == analyze.SevError && (p.Code == analyze.CodeSyntax || p.Code == analyze.CodeIO || p.Code == analyze.CodeUnknownKind) {
+			fatal = append(fatal, p.Error())
+		}
+	}
+	if len(fatal) > 0 {
+		return &exitError{code: ExitInput, msg: strings.Join(fatal, "\n")}
+	}
+	if lint.Fails(findings, failOn) {
+		return silentExit(ExitFindings)
+	}
+	return nil
+}
+
+// lintOptions merges the flags with the nearest .lbctl.yaml: flags given
+// on the command line win; --disable adds to the file's list.
+func lintOptions(cmd *cli.Command) (lint.Options, lint.Severity, error) {
+	var opts lint.Options
+	wd, err := os.Getwd()
+	if err != nil {
+		wd = "."
+	}
+	fc, err := lint.FindConfig(wd)
+	if err != nil {
+		return opts, 0, usageErrorf("%v", err)
+	}
+	failOn, target := cmd.String("fail-on"), cmd.String("target")
+	if fc != nil {
+		opts.Disable = append(opts.Disable, fc.Disable...)
+		if fc.FailOn != "" && !cmd.IsSet("fail-on") {
+			failOn = fc.FailOn
+		}
+		if fc.Target != "" && !cmd.IsSet("target") {
+			target = fc.Target
+		}
+	}
+	for _, d := range cmd.StringSlice("disable") {
+		for _, id := range strings.Split(d, ",") {
+			if lint.Lookup(strings.TrimSpace(id)) == nil {
+				return opts, 0, usageErrorf("--disable %q: no such rule (see lbctl rules)", id)
+			}
+			opts.Disable = append(opts.Disable, strings.TrimSpace(id))
+		}
+	}
+	sev, ok := lint.ParseSeverity(failOn)
+	if !ok {
+		return opts, 0, usageErrorf("--fail-on %q: expected error, warning, info or none", failOn)
+	}
+	if opts.Targets, err = lint.ParseTargets(target); err != nil {
+		return opts, 0, usageErrorf("--target: %v", err)
+	}
+	return opts, sev, nil
+}
+
+func rulesCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "rules",
+		Usage:     "list the lint rules, or print one rule's documentation",
+		ArgsUsage: "[ID|NAME]",
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			w := cmd.Root().Writer
+			if cmd.Args().Len() > 1 {
+				return usageErrorf("rules takes at most one rule ID or name")
+			}
+			if key := cmd.Args().First(); key != "" {
+				r := lint.Lookup(key)
+				if r == nil {
+					return usageErrorf("no rule %q (see lbctl rules)", key)
+				}
+				fmt.Fprintf(w, "%s %s\n", r.ID, r.Name)
+				if r.Spec != "" {
+					fmt.Fprintf(w, "catalogue: %s\n", r.Spec)
+				}
+				fmt.Fprintf(w, "severity: %s\n\n%s\n\nhint: %s\n", severities(r), r.Doc, r.Hint)
+				return nil
+			}
+			for _, r := range lint.Rules() {
+				fmt.Fprintf(w, "%s  %-34s %s\n", r.ID, r.Name, severities(r))
+			}
+			return nil
+		},
+	}
+}
+
+func severities(r *lint.Rule) string {
+	var parts []string
+	for _, t := range []lint.Target{lint.TargetEnvoy, lint.TargetGRPC} {
+		if s, ok := r.Severity[t]; ok {
+			parts = append(parts, string(t)+": "+s.String())
+		}
+	}
+	return strings.Join(parts, " · ")
+}

@@ -1,0 +1,334 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/lbctl/lbctl/analyze"
+)
+
+// Finding is one problem a rule found.
+type Finding struct {
+	Rule     string // LBnnnn
+	Name     string // the rule's kebab-case name
+	Severity Severity
+	Pos      analyze.Pos
+	Message  string
+	Hint     string
+	// Target is the data plane the finding is about.
+	Target Target
+}
+
+// Options select what Run checks.
+type Options struct {
+	// Targets to judge for; empty means envoy.
+	Targets []Target
+	// Disable lists rule IDs or names not to run.
+	Disable []string
+}
+
+// Pass is what a rule's Check sees: the configuration, the target, shared
+// derived data (models, routes, proto validation results) and Report.
+type Pass struct {
+	Cfg    *analyze.Config
+	Target Target
+	rule   *Rule
+	out    *[]Finding
+	*shared
+}
+
+// Report records a finding of the rule's severity at pos.
+func (p *Pass) Report(pos analyze.Pos, format string, args ...any) {
+	p.ReportSev(p.rule.Severity[p.Target], pos, format, args...)
+}
+
+// ReportSev records a finding with an explicit severity (rules whose
+// consequence depends on the input, e.g. load problems).
+func (p *Pass) ReportSev(sev Severity, pos analyze.Pos, format string, args ...any) {
+	*p.out = append(*p.out, Finding{
+		Rule: p.rule.ID, Name: p.rule.Name, Severity: sev, Pos: pos,
+		Message: fmt.Sprintf(format, args...), Hint: p.rule.Hint, Target: p.Target,
+	})
+}
+
+// Run checks cfg with every enabled rule and returns the findings sorted
+// by position, after inline suppressions; suppressions nothing used are
+// reported as LB0013 unused-suppression.
+func Run(cfg *analyze.Config, opts Options) []Finding {
+	targets := opts.Targets
+	if len(targets) == 0 {
+		targets = []Target{TargetEnvoy}
+	}
+	disabled := map[string]bool{}
+	for _, d := range opts.Disable {
+		if r := Lookup(d); r != nil {
+			disabled[r.ID] = true
+		}
+	}
+	sh := newShared(cfg)
+	var raw []Finding
+	for _, r := range Rules() {
+		if disabled[r.ID] || r.Check == nil {
+			continue
+		}
+		for _, t := range targets {
+			if !r.Applies(t) {
+				continue
+			}
+			p := &Pass{Cfg: cfg, Target: t, rule: r, out: &raw, shared: sh}
+			r.Check(p)
+		}
+	}
+	raw = dedupe(raw)
+	kept := suppress(cfg, raw, disabled)
+	sortFindings(kept)
+	return kept
+}
+
+// dedupe merges findings reported identically for several targets,
+// keeping the most severe.
+func dedupe(fs []Finding) []Finding {
+	type key struct {
+		rule, msg string
+		pos       analyze.Pos
+	}
+	idx := map[key]int{}
+	var out []Finding
+	for _, f := range fs {
+		k := key{f.Rule, f.Message, f.Pos}
+		if i, ok := idx[k]; ok {
+			if f.Severity > out[i].Severity {
+				out[i] = f
+			}
+			continue
+		}
+		idx[k] = len(out)
+		out = append(out, f)
+	}
+	return out
+}
+
+func sortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Pos.File != b.Pos.File {
+			return a.Pos.File < b.Pos.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Col != b.Pos.Col {
+			return a.Pos.Col < b.Pos.Col
+		}
+		return a.Rule < b.Rule
+	})
+}
+
+// ignoreMarker starts an inline suppression comment:
+// "# lbctl:ignore LB1203[,LB1501] reason".
+const ignoreMarker = "lbctl:ignore"
+
+type suppression struct {
+	pos  analyze.Pos
+	ids  []string // rule IDs (names are resolved to IDs)
+	used bool
+}
+
+// suppress drops findings that a "# lbctl:ignore ID reason" comment on the
+// finding's line or the line above names, then reports every suppression
+// that silenced nothing (unless it names only disabled rules).
+func suppress(cfg *analyze.Config, fs []Finding, disabled map[string]bool) []Finding {
+	byLine := map[analyze.Pos]*suppression{} // keyed by file and line (Col 0)
+	var all []*suppression
+	for _, file := range cfg.Files {
+		for n := 1; ; n++ {
+			line := cfg.Sources.Line(file, n)
+			if line == "" && !hasMoreLines(cfg, file, n) {
+				break // Sources has no line count: 50 blank lines end the scan
+			}
+			i := strings.Index(line, "#")
+			if i < 0 {
+				continue
+			}
+			text := strings.TrimSpace(line[i+1:])
+			if !strings.HasPrefix(text, ignoreMarker) {
+				continue
+			}
+			fields := strings.Fields(strings.TrimPrefix(text, ignoreMarker))
+			s := &suppression{pos: analyze.Pos{File: file, Line: n, Col: i + 1}}
+			if len(fields) > 0 {
+				for _, id := range strings.Split(fields[0], ",") {
+					if r := Lookup(strings.TrimSpace(id)); r != nil {
+						s.ids = append(s.ids, r.ID)
+					} else {
+						s.ids = append(s.ids, strings.TrimSpace(id))
+					}
+				}
+			}
+			byLine[analyze.Pos{File: file, Line: n}] = s
+			all = append(all, s)
+		}
+	}
+	var out []Finding
+	for _, f := range fs {
+		if s := matchSuppression(byLine, f); s != nil {
+			s.used = true
+			continue
+		}
+		out = append(out, f)
+	}
+	r := registry[unusedSuppressionID]
+	if r == nil || disabled[r.ID] {
+		return out
+	}
+	for _, s := range all {
+		if s.used {
+			continue
+		}
+		onlyDisabled := len(s.ids) > 0
+		for _, id := range s.ids {
+			onlyDisabled = onlyDisabled && disabled[id]
+		}
+		if onlyDisabled {
+			continue
+		}
+		msg := "suppression \"lbctl:ignore " + strings.Join(s.ids, ",") + "\" silences no finding"
+		if len(s.ids) == 0 {
+			msg = "suppression names no rule: write \"# lbctl:ignore ID reason\""
+		}
+		out = append(out, Finding{Rule: r.ID, Name: r.Name, Severity: r.Severity[TargetEnvoy], Pos: s.pos,
+			Message: msg, Hint: r.Hint, Target: TargetEnvoy})
+	}
+	return out
+}
+
+func hasMoreLines(cfg *analyze.Config, file string, n int) bool {
+	for k := n; k < n+50; k++ {
+		if cfg.Sources.Line(file, k) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func matchSuppression(byLine map[analyze.Pos]*suppression, f Finding) *suppression {
+	for _, n := range []int{f.Pos.Line, f.Pos.Line - 1} {
+		s := byLine[analyze.Pos{File: f.Pos.File, Line: n}]
+		if s == nil {
+			continue
+		}
+		for _, id := range s.ids {
+			if id == f.Rule {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+// FileConfig is a .lbctl.yaml file:
+//
+//	disable: [LB1504, hash-no-policy]
+//	fail-on: warning
+//	target: envoy
+type FileConfig struct {
+	Path    string   `yaml:"-"`
+	Disable []string `yaml:"disable"`
+	FailOn  string   `yaml:"fail-on"`
+	Target  string   `yaml:"target"`
+}
+
+// ConfigFileName is the name FindConfig looks for.
+const ConfigFileName = ".lbctl.yaml"
+
+// FindConfig reads the first .lbctl.yaml found in dir or a parent of it;
+// it returns nil, nil when there is none.
+func FindConfig(dir string) (*FileConfig, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		p := filepath.Join(dir, ConfigFileName)
+		data, err := os.ReadFile(p)
+		if err == nil {
+			return ParseConfig(p, data)
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %v", p, err)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return nil, nil
+		}
+		dir = parent
+	}
+}
+
+// ParseConfig reads a .lbctl.yaml document; unknown keys, unknown rules and
+// bad values are errors, so a typo does not silently enable everything.
+func ParseConfig(path string, data []byte) (*FileConfig, error) {
+	fc := &FileConfig{Path: path}
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	if err := dec.Decode(fc); err != nil && err.Error() != "EOF" {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	for _, d := range fc.Disable {
+		if Lookup(d) == nil {
+			return nil, fmt.Errorf("%s: disable: unknown rule %q", path, d)
+		}
+	}
+	if fc.FailOn != "" {
+		if _, ok := ParseSeverity(fc.FailOn); !ok {
+			return nil, fmt.Errorf("%s: fail-on: want error, warning, info or none, got %q", path, fc.FailOn)
+		}
+	}
+	if fc.Target != "" {
+		if _, err := ParseTargets(fc.Target); err != nil {
+			return nil, fmt.Errorf("%s: target: %v", path, err)
+		}
+	}
+	return fc, nil
+}
+
+// ParseTargets reads envoy, grpc or both.
+func ParseTargets(s string) ([]Target, error) {
+	switch strings.ToLower(s) {
+	case "envoy", "":
+		return []Target{TargetEnvoy}, nil
+	case "grpc":
+		return []Target{TargetGRPC}, nil
+	case "both":
+		return []Target{TargetEnvoy, TargetGRPC}, nil
+	}
+	return nil, fmt.Errorf("want envoy, grpc or both, got %q", s)
+}
+
+// Summary counts findings by severity.
+func Summary(fs []Finding) map[Severity]int {
+	m := map[Severity]int{SevError: 0, SevWarning: 0, SevInfo: 0}
+	for _, f := range fs {
+		m[f.Severity]++
+	}
+	return m
+}
+
+// Fails reports whether any finding is at or above failOn (0 = none).
+func Fails(fs []Finding, failOn Severity) bool {
+	if failOn == 0 {
+		return false
+	}
+	for _, f := range fs {
+		if f.Severity >= failOn {
+			return true
+		}
+	}
+	return false
+}

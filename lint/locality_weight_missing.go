@@ -1,0 +1,35 @@
+package lint
+
+import (
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+
+	"github.com/lbctl/lbctl/analyze"
+)
+
+// LB1602 locality-weight-missing (WGT-LOCALITY-WEIGHT-MISSING-ENVOY).
+var _ = register(&Rule{
+	ID: "LB1602", Name: "locality-weight-missing", Spec: "WGT-LOCALITY-WEIGHT-MISSING-ENVOY",
+	Severity: map[Target]Severity{TargetEnvoy: SevWarning},
+	Doc: "Locality-weighted load balancing with a locality that has no load_balancing_weight. " +
+		"endpoint_components.proto: \"If no weights are specified when locality weighted load balancing is " +
+		"enabled, the locality is assigned no load.\" Its endpoints receive no traffic.",
+	Hint: "Give every locality a load_balancing_weight.",
+	Check: func(p *Pass) {
+		p.assignments(func(cl *analyze.Cluster, a *endpointv3.ClusterLoadAssignment) {
+			if !p.localityWeighted(cl.Proto) {
+				return
+			}
+			for _, loc := range a.GetEndpoints() {
+				if loc.GetLoadBalancingWeight() == nil && len(loc.GetLbEndpoints()) > 0 {
+					p.Report(p.pos(loc, "locality"), "cluster %q: locality %q has no load_balancing_weight, so its %d endpoints get no traffic",
+						cl.Name(), localityName(loc), len(loc.GetLbEndpoints()))
+				}
+			}
+		})
+	},
+})
+
+func localityName(loc *endpointv3.LocalityLbEndpoints) string {
+	l := loc.GetLocality()
+	return l.GetRegion() + "/" + l.GetZone() + "/" + l.GetSubZone()
+}

@@ -1,0 +1,32 @@
+package lint
+
+import (
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+
+	"github.com/lbctl/lbctl/analyze"
+)
+
+// LB1601 locality-weights-ignored (WGT-LOCALITY-WEIGHTS-IGNORED).
+var _ = register(&Rule{
+	ID: "LB1601", Name: "locality-weights-ignored", Spec: "WGT-LOCALITY-WEIGHTS-IGNORED",
+	Severity: map[Target]Severity{TargetEnvoy: SevWarning, TargetGRPC: SevInfo},
+	Doc: "Localities with load_balancing_weight on a cluster without locality-weighted LB " +
+		"(common_lb_config.locality_weighted_lb_config, or a typed policy's locality_lb_config). " +
+		"endpoint_components.proto: \"Locality weights are only considered when locality weighted load " +
+		"balancing is configured. These weights are ignored otherwise.\" gRPC does use them, so Envoy and gRPC " +
+		"split the traffic differently.",
+	Hint: "Add common_lb_config.locality_weighted_lb_config: {} if the weights are meant.",
+	Check: func(p *Pass) {
+		p.assignments(func(cl *analyze.Cluster, a *endpointv3.ClusterLoadAssignment) {
+			if p.localityWeighted(cl.Proto) || p.Model(cl).IsAggregate {
+				return
+			}
+			for _, loc := range a.GetEndpoints() {
+				if loc.GetLoadBalancingWeight() != nil {
+					p.Report(p.pos(loc, "load_balancing_weight"), "cluster %q: locality weight %d is ignored: locality weighted load balancing is not configured", cl.Name(), loc.GetLoadBalancingWeight().GetValue())
+					return
+				}
+			}
+		})
+	},
+})

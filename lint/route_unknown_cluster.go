@@ -1,0 +1,21 @@
+package lint
+
+// LB1801 route-unknown-cluster (RT-UNKNOWN-CLUSTER).
+var _ = register(&Rule{
+	ID: "LB1801", Name: "route-unknown-cluster", Spec: "RT-UNKNOWN-CLUSTER",
+	Severity: map[Target]Severity{TargetEnvoy: SevError, TargetGRPC: SevError},
+	Doc: "A route (or weighted cluster entry) that targets a cluster not defined in the loaded configuration. " +
+		"Static route configs validate clusters by default (validate_clusters) and fail to load; RDS routes to a " +
+		"missing cluster answer 503 (no cluster). Only judged when clusters are loaded.",
+	Hint: "Fix the cluster name, or load the file that defines the cluster.",
+	Check: func(p *Pass) {
+		if len(p.Cfg.Clusters) == 0 {
+			return
+		}
+		for _, rt := range p.Routes() {
+			if p.Cfg.Cluster(rt.Cluster) == nil {
+				p.Report(p.Cfg.Sources.ValuePos(rt.Ref, rt.Field), "route targets cluster %q, which is not defined", rt.Cluster)
+			}
+		}
+	},
+})

@@ -1,0 +1,45 @@
+package lint
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/lbctl/lbctl/analyze"
+)
+
+// hasSubsets reports whether the cluster uses the legacy subset LB with at
+// least one selector (LegacyLbPolicyConfigHelper: with no selectors the
+// subset LB is not used).
+func hasSubsets(cl *analyze.Cluster) bool {
+	return cl.Proto.GetLoadBalancingPolicy() == nil && len(cl.Proto.GetLbSubsetConfig().GetSubsetSelectors()) > 0
+}
+
+// selectorKeySets lists each selector's sorted key set.
+func selectorKeySets(cl *analyze.Cluster) [][]string {
+	var out [][]string
+	for _, s := range cl.Proto.GetLbSubsetConfig().GetSubsetSelectors() {
+		k := uniq(s.GetKeys())
+		out = append(out, k)
+	}
+	return out
+}
+
+// matchKeys is the sorted key set of a route's subset criteria.
+func matchKeys(rt *RouteTarget) []string {
+	var k []string
+	for key := range rt.Match {
+		k = append(k, key)
+	}
+	sort.Strings(k)
+	return k
+}
+
+// selectorFor reports whether some selector has exactly keys.
+func selectorFor(cl *analyze.Cluster, keys []string) bool {
+	for _, s := range selectorKeySets(cl) {
+		if slices.Equal(s, keys) {
+			return true
+		}
+	}
+	return false
+}
