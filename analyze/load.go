@@ -506,7 +506,7 @@ func (l *loader) checkAssignment(a interface {
 	}
 	for _, g := range a.GetEndpoints() {
 		if g.GetPriority() > maxPriority {
-			l.problem(Problem{Pos: l.cfg.Sources.ValuePos(g, "priority"), Code: CodeInvalidValue,
+			l.problem(Problem{Pos: l.cfg.Sources.ValuePos(g, "priority"), Code: CodePriorityRange,
 				Msg: fmt.Sprintf("priority %d is above Envoy's limit of %d", g.GetPriority(), maxPriority)})
 		}
 	}

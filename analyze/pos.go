@@ -65,6 +65,9 @@ const (
 	CodeOneof         = "oneof"          // two members of one oneof set
 	CodeInvalidValue  = "invalid-value"  // a value out of its allowed range
 	CodeDuplicateName = "duplicate-name" // two resources with one name
+	// CodePriorityRange is a priority above 128. lint reports it through
+	// go-control-plane's validation (LB1008), so it has no load rule.
+	CodePriorityRange = "priority-range"
 )
 
 // Problems is a list of problems that sorts by position.
