@@ -216,7 +216,7 @@ func (c *Config) Hash(cl *Cluster, opt HashOptions) (*HashReport, error) {
 		r.Lookups = append(r.Lookups, l)
 		r.HashPolicy = &src
 	}
-	if opt.Dump {
+	if opt.Dump && len(hs.levels) > 0 {
 		if opt.DumpPriority < 0 || opt.DumpPriority >= len(hs.levels) {
 			return nil, &UsageError{fmt.Sprintf("--priority %d: %s has priorities 0..%d", opt.DumpPriority, m.Name, len(hs.levels)-1)}
 		}

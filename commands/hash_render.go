@@ -39,8 +39,10 @@ func renderHash(t *Term, r *analyze.HashReport, all bool) {
 			fmt.Sprintf("%d/%d", p.InTable, p.Hosts), strconv.FormatUint(p.Size, 10), share,
 			strconv.FormatFloat(p.StdDev*100, 'f', 2, 64) + "%", p.Verdict})
 	}
-	fmt.Fprintln(t.Out)
-	fmt.Fprintln(t.Out, t.newTable([]string{"PRIORITY", "LOAD", "PANIC", "HOSTS USED", unit, "HOST SHARES", "STDDEV", "VERDICT"}, rows, 1, 3, 4, 6))
+	if len(rows) > 0 {
+		fmt.Fprintln(t.Out)
+		fmt.Fprintln(t.Out, t.newTable([]string{"PRIORITY", "LOAD", "PANIC", "HOSTS USED", unit, "HOST SHARES", "STDDEV", "VERDICT"}, rows, 1, 3, 4, 6))
+	}
 
 	renderHashHosts(t, r.Hosts, unit, all)
 
