@@ -403,3 +403,22 @@ func TestHashCLITextAndYAML(t *testing.T) {
 		t.Errorf("yaml (exit %d): %+v\n%s", code, y, out)
 	}
 }
+
+// explain carries a one-line placement summary for hash clusters and warns
+// about a hash policy on a cluster that does not hash.
+func TestHashCLIExplainSummary(t *testing.T) {
+	out, errs, code := hashRun(t, "explain", "-o", "json", "fixtures/hash/ring-16.yaml", "fixtures/hash/routes.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		// Seed 001: 16 hosts on the default 1024-entry ring, 64 entries each.
+		"ring of 1024 entries over 16 hosts, host shares 5.0%–7.7% (max/min share ratio 1.53: imbalanced — raise minimum_ring_size",
+		"Maglev table of 65537 slots over 16 hosts, host shares 6.2%–6.3% (max/min share ratio 1.00: balanced",
+		`route \"static\" sets a hash_policy, but plain uses ROUND_ROBIN: only RING_HASH and MAGLEV use the request hash, so it is ignored`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain lacks %q", want)
+		}
+	}
+}
