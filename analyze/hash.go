@@ -433,10 +433,10 @@ func (c *Config) removal(m *Model, s LBSettings, local *lbmodel.Locality, own *h
 		mr := &MovedReport{To: []Dest{}}
 		if policy == "RING_HASH" {
 			rm.RingHash = mr
-			mr.Config = fmt.Sprintf("ring hash, minimum_ring_size %d, maximum_ring_size %d", s.Ring.MinRingSize, s.Ring.MaxRingSize)
+			mr.Config = fmt.Sprintf("minimum_ring_size %d, maximum_ring_size %d", s.Ring.MinRingSize, s.Ring.MaxRingSize)
 		} else {
 			rm.Maglev = mr
-			mr.Config = fmt.Sprintf("Maglev, table_size %d", s.Maglev.TableSize)
+			mr.Config = fmt.Sprintf("table_size %d", s.Maglev.TableSize)
 		}
 		before := own
 		var err error
