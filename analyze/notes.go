@@ -125,6 +125,7 @@ func (c *Config) notes(cl *Cluster, m *Model, s LBSettings, in lbmodel.ClusterIn
 	if t := cl.Proto.GetType().String(); t == "STRICT_DNS" || t == "LOGICAL_DNS" {
 		add("%s is %s: each address is a DNS name that Envoy resolves at run time (STRICT_DNS makes one host per resolved IP); lbctl counts one host per configured address", m.Name, t)
 	}
+	out = append(out, c.hashNotes(cl, m, s)...)
 	return out
 }
 

@@ -75,6 +75,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			explainCommand(),
 			lintCommand(),
 			rulesCommand(),
+			hashCommand(),
 		},
 	}
 	setUsageErrors(root, "lbctl")

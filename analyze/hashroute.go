@@ -1,0 +1,202 @@
+package analyze
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	maglevv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/maglev/v3"
+	ringv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/ring_hash/v3"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/lbctl/lbctl/lbmodel"
+)
+
+// HashPolicySource is where a request's hash policy comes from and what it is.
+type HashPolicySource struct {
+	// From is "cluster" (the typed RingHash/Maglev
+	// consistent_hashing_lb_config.hash_policy, which Envoy uses instead of
+	// the route's), "route NAME", or "" when there is none.
+	From     string               `json:"from" yaml:"from"`
+	Policies []string             `json:"policies" yaml:"policies"`
+	Parsed   []lbmodel.HashPolicy `json:"-" yaml:"-"`
+}
+
+// routeRef is one route with where it lives, for messages.
+type routeRef struct {
+	route *routev3.Route
+	where string // "route NAME" or "virtual host V route #i"
+}
+
+// routesTo lists the routes that send traffic to cluster (directly or as a
+// weighted cluster), in file order.
+func (c *Config) routesTo(cluster string) []routeRef {
+	var out []routeRef
+	c.eachRoute(func(r routeRef) {
+		a := r.route.GetRoute()
+		if a == nil {
+			return
+		}
+		if a.GetCluster() == cluster {
+			out = append(out, r)
+			return
+		}
+		for _, w := range a.GetWeightedClusters().GetClusters() {
+			if w.GetName() == cluster {
+				out = append(out, r)
+				return
+			}
+		}
+	})
+	return out
+}
+
+func (c *Config) eachRoute(f func(routeRef)) {
+	for _, rc := range c.Routes {
+		for _, vh := range rc.GetVirtualHosts() {
+			for i, r := range vh.GetRoutes() {
+				where := fmt.Sprintf("route %q", r.GetName())
+				if r.GetName() == "" {
+					where = fmt.Sprintf("virtual host %q route #%d", vh.GetName(), i)
+				}
+				f(routeRef{route: r, where: where})
+			}
+		}
+	}
+}
+
+// routeNames lists the named routes, for a usage message.
+func (c *Config) routeNames() []string {
+	var names []string
+	c.eachRoute(func(r routeRef) {
+		if n := r.route.GetName(); n != "" {
+			names = append(names, n)
+		}
+	})
+	sort.Strings(names)
+	return names
+}
+
+// RequestHashPolicy finds the hash policy a request to cl goes through, as
+// ThreadAwareLoadBalancerBase::LoadBalancerImpl::chooseHost does
+// (thread_aware_lb_impl.cc): the typed policy's own
+// consistent_hashing_lb_config.hash_policy when set, else the route's
+// RouteAction.hash_policy (router.h Filter::computeHashKey). route names the
+// route; "" means the routes that target cl, which must agree. A *UsageError
+// is returned for an unknown route name or ambiguous routes.
+func (c *Config) RequestHashPolicy(cl *Cluster, route string) (HashPolicySource, error) {
+	s := c.Settings(cl)
+	var typed []*routev3.RouteAction_HashPolicy
+	switch t := s.Typed.(type) {
+	case *ringv3.RingHash:
+		typed = t.GetConsistentHashingLbConfig().GetHashPolicy()
+	case *maglevv3.Maglev:
+		typed = t.GetConsistentHashingLbConfig().GetHashPolicy()
+	}
+	if len(typed) > 0 {
+		return convertHashPolicies("cluster "+cl.Name()+" consistent_hashing_lb_config", typed)
+	}
+	var refs []routeRef
+	if route != "" {
+		c.eachRoute(func(r routeRef) {
+			if r.route.GetName() == route {
+				refs = append(refs, r)
+			}
+		})
+		if len(refs) == 0 {
+			known := strings.Join(c.routeNames(), ", ")
+			if known == "" {
+				known = "(no named routes loaded)"
+			}
+			return HashPolicySource{}, &UsageError{fmt.Sprintf("--route %q: no route of that name; the named routes are: %s", route, known)}
+		}
+	} else {
+		refs = c.routesTo(cl.Name())
+	}
+	if len(refs) == 0 {
+		return HashPolicySource{}, nil
+	}
+	first := refs[0].route.GetRoute().GetHashPolicy()
+	for _, r := range refs[1:] {
+		if !samePolicies(first, r.route.GetRoute().GetHashPolicy()) {
+			var where []string
+			for _, r := range refs {
+				where = append(where, r.where)
+			}
+			return HashPolicySource{}, &UsageError{fmt.Sprintf("the routes to %s have different hash policies (%s): pick one with --route NAME", cl.Name(), strings.Join(where, ", "))}
+		}
+	}
+	if len(first) == 0 {
+		return HashPolicySource{From: refs[0].where}, nil
+	}
+	return convertHashPolicies(refs[0].where, first)
+}
+
+func samePolicies(a, b []*routev3.RouteAction_HashPolicy) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !proto.Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// UsageError is a problem with the command's arguments rather than the config.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// convertHashPolicies turns RouteAction.HashPolicy entries into lbmodel's,
+// describing each for output.
+func convertHashPolicies(from string, ps []*routev3.RouteAction_HashPolicy) (HashPolicySource, error) {
+	src := HashPolicySource{From: from, Policies: []string{}}
+	for i, p := range ps {
+		hp := lbmodel.HashPolicy{Terminal: p.GetTerminal()}
+		var desc string
+		switch {
+		case p.GetHeader() != nil:
+			hp.Kind, hp.Name = lbmodel.HashByHeader, p.GetHeader().GetHeaderName()
+			desc = "header " + hp.Name
+			if rw := p.GetHeader().GetRegexRewrite(); rw != nil {
+				hp.RegexRewrite = &lbmodel.RegexRewrite{Pattern: rw.GetPattern().GetRegex(), Substitution: rw.GetSubstitution()}
+				desc += " (rewritten)"
+			}
+		case p.GetCookie() != nil:
+			hp.Kind, hp.Name = lbmodel.HashByCookie, p.GetCookie().GetName()
+			hp.CookieTTLSet = p.GetCookie().GetTtl() != nil
+			desc = "cookie " + hp.Name
+			if hp.CookieTTLSet {
+				desc += " (generated when missing)"
+			}
+		case p.GetConnectionProperties() != nil:
+			if !p.GetConnectionProperties().GetSourceIp() {
+				// source_ip: false yields no hash (IpHashMethod is not created).
+				src.Policies = append(src.Policies, "connection_properties (source_ip false: no hash)")
+				continue
+			}
+			hp.Kind = lbmodel.HashBySourceIP
+			desc = "source IP"
+		case p.GetQueryParameter() != nil:
+			hp.Kind, hp.Name = lbmodel.HashByQueryParameter, p.GetQueryParameter().GetName()
+			desc = "query parameter " + hp.Name
+		case p.GetFilterState() != nil:
+			hp.Kind, hp.Name = lbmodel.HashByFilterState, p.GetFilterState().GetKey()
+			desc = "filter state " + hp.Name
+		default:
+			return src, fmt.Errorf("%s: hash_policy[%d] has no policy specifier (Envoy rejects it)", from, i)
+		}
+		if hp.Terminal {
+			desc += " (terminal)"
+		}
+		src.Parsed = append(src.Parsed, hp)
+		src.Policies = append(src.Policies, desc)
+	}
+	if err := lbmodel.ValidateHashPolicies(src.Parsed); err != nil {
+		return src, fmt.Errorf("%s: %v", from, err)
+	}
+	return src, nil
+}

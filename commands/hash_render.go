@@ -1,0 +1,183 @@
+package commands
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/lbctl/lbctl/analyze"
+)
+
+// renderHash writes `lbctl hash`'s report as terminal tables.
+func renderHash(t *Term, r *analyze.HashReport, all bool) {
+	title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(r.Cluster)
+	meta := []string{r.LbPolicy}
+	if r.RingSize != nil {
+		meta = append(meta, fmt.Sprintf("ring of %d entries (P0)", *r.RingSize), r.HashFunction)
+	}
+	if r.TableSize != nil {
+		meta = append(meta, fmt.Sprintf("table size %d", *r.TableSize))
+	}
+	fmt.Fprintf(t.Out, "%s  %s\n", title, t.Style().Faint(true).Render(strings.Join(meta, " · ")))
+
+	unit := "ENTRIES"
+	if r.TableSize != nil {
+		unit = "SLOTS"
+	}
+	rows := make([][]string, 0, len(r.Priorities))
+	for _, p := range r.Priorities {
+		share := "-"
+		if p.InTable > 0 {
+			share = fpct(p.MinShare) + "–" + fpct(p.MaxShare)
+			if !t.Unicode() {
+				share = fpct(p.MinShare) + " - " + fpct(p.MaxShare)
+			}
+		}
+		rows = append(rows, []string{"P" + strconv.Itoa(p.Priority), pct(p.HealthyLoad + p.DegradedLoad), yesNo(t, p.Panic),
+			fmt.Sprintf("%d/%d", p.InTable, p.Hosts), strconv.FormatUint(p.Size, 10), share,
+			strconv.FormatFloat(p.StdDev*100, 'f', 2, 64) + "%", p.Verdict})
+	}
+	if len(rows) > 0 {
+		fmt.Fprintln(t.Out)
+		fmt.Fprintln(t.Out, t.newTable([]string{"PRIORITY", "LOAD", "PANIC", "HOSTS USED", unit, "HOST SHARES", "STDDEV", "VERDICT"}, rows, 1, 3, 4, 6))
+	}
+
+	renderHashHosts(t, r.Hosts, unit, all)
+
+	if len(r.Lookups) > 0 {
+		lrows := make([][]string, 0, len(r.Lookups))
+		for _, l := range r.Lookups {
+			hash, host := "-", "(none)"
+			if l.Hash != nil {
+				hash = strconv.FormatUint(*l.Hash, 10)
+			}
+			if l.Host != nil {
+				host = *l.Host
+			}
+			prio := "P" + strconv.Itoa(l.Priority)
+			if l.Hash == nil {
+				prio = "random"
+				host = "random"
+			} else if l.Degraded {
+				prio += " (degraded)"
+			}
+			lrows = append(lrows, []string{l.Input, hash, prio, host})
+		}
+		fmt.Fprintln(t.Out)
+		fmt.Fprintln(t.Out, t.newTable([]string{"LOOKUP", "HASH", "PRIORITY", "HOST"}, lrows, 1))
+		if r.HashPolicy != nil && r.HashPolicy.From != "" {
+			pol := strings.Join(r.HashPolicy.Policies, "; ")
+			if pol == "" {
+				pol = "none"
+			}
+			fmt.Fprintln(t.Out, t.Style().Faint(true).Render("hash policy of "+r.HashPolicy.From+": "+pol))
+		}
+		for _, l := range r.Lookups {
+			if l.Reason != "" {
+				fmt.Fprintln(t.Out, wrap(l.Input+": "+l.Reason, t.Width, "  "))
+			}
+		}
+	}
+
+	if r.Ring != nil {
+		drows := make([][]string, len(r.Ring))
+		for i, p := range r.Ring {
+			drows[i] = []string{strconv.Itoa(i), strconv.FormatUint(p.Hash, 10), p.Host}
+		}
+		fmt.Fprintln(t.Out)
+		fmt.Fprintln(t.Out, t.newTable([]string{"ENTRY", "HASH", "HOST"}, drows, 0, 1))
+	}
+	if r.Table != nil {
+		drows := make([][]string, len(r.Table))
+		for i, h := range r.Table {
+			drows[i] = []string{strconv.Itoa(i), h}
+		}
+		fmt.Fprintln(t.Out)
+		fmt.Fprintln(t.Out, t.newTable([]string{"SLOT", "HOST"}, drows, 0))
+	}
+
+	if rm := r.Remove; rm != nil {
+		renderRemoval(t, rm)
+	}
+
+	if len(r.Notes) > 0 {
+		fmt.Fprintln(t.Out)
+		bullet := "-"
+		if t.Unicode() {
+			bullet = "•"
+		}
+		for _, n := range r.Notes {
+			fmt.Fprintln(t.Out, wrap(bullet+" "+n, t.Width, "  "))
+		}
+	}
+}
+
+func renderHashHosts(t *Term, hosts []analyze.HashHost, unit string, all bool) {
+	if len(hosts) == 0 {
+		return
+	}
+	shown := hosts
+	if !all && len(hosts) > topHosts {
+		shown = hosts[:topHosts]
+	}
+	rows := make([][]string, 0, len(shown))
+	for _, h := range shown {
+		rows = append(rows, []string{h.Address, "P" + strconv.Itoa(h.Priority), healthText(h.Health),
+			strconv.FormatUint(h.Entries, 10), fpct(h.Share), fpct(h.Expected), t.bar(h.Share, 10)})
+	}
+	fmt.Fprintln(t.Out)
+	fmt.Fprintln(t.Out, t.newTable([]string{"HOST", "PRIORITY", "HEALTH", unit, "SHARE", "EXPECTED", ""}, rows, 3, 4, 5))
+	if len(shown) < len(hosts) {
+		fmt.Fprintln(t.Out, t.Style().Faint(true).Render(fmt.Sprintf("… %d more hosts (--all lists every host)", len(hosts)-len(shown))))
+	}
+}
+
+func renderRemoval(t *Term, rm *analyze.HashRemoval) {
+	fmt.Fprintf(t.Out, "\nRemoving %s\n", strings.Join(rm.Addresses, ", "))
+	var rows [][]string
+	for _, m := range []struct {
+		name string
+		r    *analyze.MovedReport
+	}{{"ring hash", rm.RingHash}, {"Maglev", rm.Maglev}} {
+		if m.r == nil {
+			continue
+		}
+		if m.r.Error != "" {
+			rows = append(rows, []string{m.name, m.r.Config, "-", "-", "-", m.r.Error})
+			continue
+		}
+		rows = append(rows, []string{m.name, m.r.Config, fpct(m.r.Moved), fpct(m.r.Removed),
+			fpct(max(0, m.r.Moved-m.r.Removed)), t.bar(m.r.Moved, 10)})
+	}
+	fmt.Fprintln(t.Out, t.newTable([]string{"ALGORITHM", "CONFIG", "MOVED", "FROM REMOVED", "CHURN", ""}, rows, 2, 3, 4))
+	if rm.MaglevOverRing > 0 {
+		fmt.Fprintf(t.Out, "Maglev moves %.2f× as much of the hash space as ring hash (FROM REMOVED: what the removed hosts answered; CHURN: keys that move between hosts that stay).\n", rm.MaglevOverRing)
+	}
+	dest := map[string][2]float64{}
+	var order []string
+	for i, r := range []*analyze.MovedReport{rm.RingHash, rm.Maglev} {
+		if r == nil {
+			continue
+		}
+		for _, d := range r.To {
+			v, ok := dest[d.Host]
+			if !ok {
+				order = append(order, d.Host)
+			}
+			v[i] = d.Share
+			dest[d.Host] = v
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	rows = rows[:0]
+	for _, h := range order {
+		v := dest[h]
+		rows = append(rows, []string{h, fpct(v[0]), fpct(v[1])})
+	}
+	fmt.Fprintln(t.Out)
+	fmt.Fprintln(t.Out, t.newTable([]string{"MOVED TO", "RING HASH", "MAGLEV"}, rows, 1, 2))
+}
