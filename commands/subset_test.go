@@ -379,3 +379,36 @@ func TestSubsetTextAndYAML(t *testing.T) {
 		t.Errorf("yaml result = %+v", y)
 	}
 }
+
+// TestSubsetExplainSummary: explain on a subset cluster lists its subsets,
+// its fallback and where each route reaching it goes.
+func TestSubsetExplainSummary(t *testing.T) {
+	out, errs, code := runSubsetCLI(t, "explain", "-o", "json", subsetFixtures+"seed-cluster.yaml", subsetFixtures+"seed-routes.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Clusters []struct {
+			Notes []string `json:"notes"`
+		} `json:"clusters"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Clusters) != 1 {
+		t.Fatalf("bad report: %v\n%s", err, out)
+	}
+	notes := strings.Join(r.Clusters[0].Notes, "\n")
+	for _, want := range []string{
+		`subset load balancing (lb_subset_config, LEAST_REQUEST inside each subset): 6 subset(s)`,
+		`fallback DEFAULT_SUBSET {stage: "prod"} (2 host(s))`,
+		`route canary carries {stage: "canary"} → subset: 10.0.0.3:80`,
+		`route merge-3 (weighted cluster 0, 100% of its requests) carries {stage: "canary", v: "1.0"} → fallback: 10.0.0.1:80, 10.0.0.2:80`,
+		`route canary-split (weighted cluster 1, 10% of its requests) carries {stage: "canary"} → subset: 10.0.0.3:80`,
+	} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+	out, _, code = runSubsetCLI(t, "explain", "-o", "json", subsetFixtures+"both-configs.yaml")
+	if code != 0 || !strings.Contains(out, "load_balancing_policy cannot be combined with lb_subset_config") {
+		t.Errorf("explain does not report the rejected subset config (exit %d):\n%s", code, out)
+	}
+}
