@@ -36,8 +36,11 @@ Examples:
 			&cli.StringFlag{Name: "route", Usage: "evaluate this route's metadata_match (route name in a RouteConfiguration)"},
 			kindFlag(),
 		},
-		ShellComplete: completeClusters,
-		Action:        runSubset,
+		// A --match value may hold commas (a flow list or struct): never
+		// split it.
+		DisableSliceFlagSeparator: true,
+		ShellComplete:             completeClusters,
+		Action:                    runSubset,
 	}
 }
 

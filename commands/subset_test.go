@@ -412,3 +412,14 @@ func TestSubsetExplainSummary(t *testing.T) {
 		t.Errorf("explain does not report the rejected subset config (exit %d):\n%s", code, out)
 	}
 }
+
+// TestSubsetMatchCommas: a --match value holding commas (a YAML flow list)
+// is one value, not split by the flag parser; a list equals no host's
+// string, so the request falls back.
+func TestSubsetMatchCommas(t *testing.T) {
+	r, _ := subsetRun(t, subsetFixtures+"seed-cluster.yaml", "--cluster", "cluster-name", "--match", "stage=[prod, canary]")
+	if !reflect.DeepEqual(r.Match, map[string]any{"stage": []any{"prod", "canary"}}) {
+		t.Errorf("match = %#v", r.Match)
+	}
+	checkResult(t, r.Result, seedProd, "fallback", "DEFAULT_SUBSET")
+}
