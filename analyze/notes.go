@@ -10,7 +10,7 @@ import (
 // notes explain, in plain language, why a cluster's numbers are what they
 // are: spill-over, panic, ignored settings, what lbctl cannot compute.
 func (c *Config) notes(cl *Cluster, m *Model, s LBSettings, in lbmodel.ClusterInput, sh lbmodel.Shares, hp *hostPolicy) []string {
-	var out []string
+	out := c.subsetNotes(cl)
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	if len(m.Hosts) == 0 {
 		switch {

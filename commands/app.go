@@ -76,6 +76,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			lintCommand(),
 			rulesCommand(),
 			hashCommand(),
+			subsetCommand(),
 		},
 	}
 	setUsageErrors(root, "lbctl")

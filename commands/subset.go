@@ -1,0 +1,132 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/lbmodel"
+)
+
+func subsetCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "subset",
+		Usage:     "show a cluster's subsets and which hosts a request's metadata_match selects",
+		ArgsUsage: "[FILE ...]",
+		Description: `Builds the cluster's subsets exactly as Envoy's subset load balancer does, and
+follows a request's match criteria through subset lookup and the fallback
+policies to the hosts it is balanced over.
+
+Criteria come from --match KEY=VALUE (values are YAML scalars: 1 is a number,
+'"1"' a string), or from a route's metadata_match (--route NAME, each weighted
+cluster reaching the cluster merged over the route's criteria); with --route,
+--match is the request's dynamic metadata, merged over both.
+
+Examples:
+  lbctl subset fixtures/subset/seed-cluster.yaml --cluster cluster-name --match stage=canary
+  lbctl subset fixtures/subset --cluster cluster-name --route canary-split -o json`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "the cluster (required)"},
+			&cli.StringSliceFlag{Name: "match", Aliases: []string{"m"}, Usage: "KEY=VALUE criterion, VALUE a YAML scalar (repeatable)"},
+			&cli.StringFlag{Name: "route", Usage: "evaluate this route's metadata_match (route name in a RouteConfiguration)"},
+			kindFlag(),
+		},
+		// A --match value may hold commas (a flow list or struct): never
+		// split it.
+		DisableSliceFlagSeparator: true,
+		ShellComplete:             completeClusters,
+		Action:                    runSubset,
+	}
+}
+
+func runSubset(ctx context.Context, cmd *cli.Command) error {
+	name := cmd.String("cluster")
+	if name == "" {
+		return usageErrorf("subset: --cluster NAME is required")
+	}
+	match, err := parseMatches(cmd.StringSlice("match"))
+	if err != nil {
+		return err
+	}
+	files := cmd.Args().Slice()
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	cfg, err := loadInputs(cmd, files)
+	if err != nil {
+		return err
+	}
+	printWarnings(cmd, cfg)
+	clusters, err := selectClusters(cfg, []string{name})
+	if err != nil {
+		return err
+	}
+	report, probs, err := cfg.SubsetReport(clusters[0], analyze.SubsetOptions{Match: match, Route: cmd.String("route")})
+	probs.Sort()
+	for _, p := range probs {
+		if p.Severity != analyze.SevError {
+			fmt.Fprintf(cmd.Root().ErrWriter, "%s: %s: %s\n", p.Pos, p.Severity, p.Msg)
+		}
+	}
+	if errs := probs.Errors(); len(errs) > 0 {
+		return inputError(errs)
+	}
+	var re *analyze.RouteError
+	switch {
+	case errors.As(err, &re), errors.Is(err, analyze.ErrNoSubsetConfig):
+		return usageErrorf("%v", err)
+	case err != nil:
+		return usageErrorf("%v", err)
+	}
+	t := termFor(cmd)
+	switch cmd.String("output") {
+	case "json":
+		return writeJSON(t.Out, report)
+	case "yaml":
+		return writeYAML(t.Out, report)
+	}
+	renderSubset(t, report)
+	return nil
+}
+
+// parseMatches reads --match KEY=VALUE flags. VALUE is read as a YAML
+// scalar, as the same text in a route's metadata_match would be: 1 and 1.0
+// are the number 1, "1" and '1.0' strings, true a bool, ~ or nothing null.
+func parseMatches(flags []string) (map[string]any, error) {
+	if len(flags) == 0 {
+		return nil, nil
+	}
+	out := map[string]any{}
+	for _, f := range flags {
+		i := strings.IndexByte(f, '=')
+		if i <= 0 {
+			return nil, usageErrorf("--match %q: expected KEY=VALUE, e.g. stage=prod or version='\"1.0\"'", f)
+		}
+		key, text := f[:i], f[i+1:]
+		if _, dup := out[key]; dup {
+			return nil, usageErrorf("--match %q: key %q is given twice", f, key)
+		}
+		var v any
+		if err := yaml.Unmarshal([]byte(text), &v); err != nil {
+			return nil, usageErrorf("--match %q: value is not a YAML scalar: %v", f, firstLine(err.Error()))
+		}
+		n, err := lbmodel.NormalizeValue(v)
+		if err != nil {
+			return nil, usageErrorf("--match %q: %v", f, err)
+		}
+		out[key] = n
+	}
+	return out, nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
