@@ -81,16 +81,29 @@ func renderCluster(t *Term, c analyze.ClusterReport, all bool) {
 			if len(p.Localities) == 0 {
 				continue
 			}
+			// Weight columns only where locality weights are in play.
+			weighted := false
+			for _, l := range p.Localities {
+				weighted = weighted || l.Weight > 0 || l.EffectiveWeight > 0
+			}
 			lrows := make([][]string, 0, len(p.Localities))
 			for _, l := range p.Localities {
-				lrows = append(lrows, []string{
-					localityName(l.Region, l.Zone, l.SubZone), strconv.FormatUint(uint64(l.Weight), 10),
-					fmt.Sprintf("%d/%d", l.Healthy, l.Hosts), strconv.FormatFloat(l.EffectiveWeight, 'g', 6, 64),
-					fpct(l.Share), t.bar(l.Share, 10),
-				})
+				row := []string{localityName(l.Region, l.Zone, l.SubZone)}
+				if weighted {
+					row = append(row, strconv.FormatUint(uint64(l.Weight), 10))
+				}
+				row = append(row, fmt.Sprintf("%d/%d", l.Healthy, l.Hosts))
+				if weighted {
+					row = append(row, strconv.FormatFloat(l.EffectiveWeight, 'g', 6, 64))
+				}
+				lrows = append(lrows, append(row, fpct(l.Share), t.bar(l.Share, 10)))
+			}
+			headers, right := []string{"LOCALITY", "HEALTHY", "SHARE", ""}, []int{1, 2}
+			if weighted {
+				headers, right = []string{"LOCALITY", "WEIGHT", "HEALTHY", "EFFECTIVE", "SHARE", ""}, []int{1, 2, 3, 4}
 			}
 			fmt.Fprintf(t.Out, "\nLocalities of P%d\n", p.Priority)
-			fmt.Fprintln(t.Out, t.newTable([]string{"LOCALITY", "WEIGHT", "HEALTHY", "EFFECTIVE", "SHARE", ""}, lrows, 1, 2, 3, 4))
+			fmt.Fprintln(t.Out, t.newTable(headers, lrows, right...))
 		}
 	}
 	if z := c.ZoneRouting; z != nil {
