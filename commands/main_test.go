@@ -136,3 +136,36 @@ func TestExplainSetHealthText(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
+
+func TestExplainOriginalDstAndLeastRequest(t *testing.T) {
+	out, _, code := run(t, "", "explain", "../fixtures/locality/original-dst.yaml")
+	if code != 0 || !strings.Contains(out, "has no static hosts") {
+		t.Errorf("original dst: exit %d\n%s", code, out)
+	}
+	// P2C with replacement over 3 hosts with 5, 1 and 0 active requests:
+	// the idle host wins unless both picks miss it, 1-(2/3)² = 5/9; the host
+	// with 1 wins when both picks are among the other two and one is it,
+	// (2/3)²-(1/3)² = 3/9; the busiest only when picked twice, 1/9.
+	out, errs, code := run(t, "", "explain", "../fixtures/locality/least-request.yaml", "-o", "json",
+		"--active-requests", "10.0.0.1:80=5", "--active-requests", "10.0.0.2:80=1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Clusters []struct {
+			Hosts []struct {
+				Address string
+				Share   float64
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"10.0.0.1:80": 1.0 / 9, "10.0.0.2:80": 3.0 / 9, "10.0.0.3:80": 5.0 / 9}
+	for _, h := range doc.Clusters[0].Hosts {
+		if d := h.Share - want[h.Address]; d > 1e-12 || d < -1e-12 {
+			t.Errorf("%s share %v, want %v", h.Address, h.Share, want[h.Address])
+		}
+	}
+}
