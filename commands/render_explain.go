@@ -223,7 +223,7 @@ func wrap(s string, width int, indent string) string {
 func headline(t *Term, title string, facts []string) string {
 	sep := " · "
 	if !t.Unicode() {
-		sep = " - "
+		sep = ", "
 	}
 	faint := t.Style().Faint(true)
 	var b strings.Builder
