@@ -40,7 +40,7 @@ func TestCompleteLine(t *testing.T) {
 		lacks     []string
 		directive string
 	}{
-		{name: "commands", cur: "", contains: []string{"explain", "completion", "help"}, lacks: []string{"__complete", "man"}, directive: ":nofiles"},
+		{name: "commands", cur: "", contains: []string{"explain", "completion", "man", "help"}, lacks: []string{"__complete"}, directive: ":nofiles"},
 		{name: "command prefix", cur: "ex", want: []string{"explain"}, directive: ":nofiles"},
 		{name: "global flags", cur: "--", contains: []string{"--output", "--color", "--semantics", "--version", "--help"}, lacks: []string{"--cluster", "-o"}, directive: ":nofiles"},
 		{name: "short flags too", cur: "-", contains: []string{"-o", "--output"}, directive: ":nofiles"},
