@@ -10,7 +10,11 @@ import (
 
 // QuickClusterNames lists the cluster names defined in the given files (and
 // directories), for shell completion: it parses YAML only, without
-// decoding protos, so it stays fast on every TAB. Unreadable files are
+// decoding protos, so it stays fast on every TAB. It follows the shapes
+// Load reads (bootstraps, cluster lists, config dumps, discovery responses
+// and their {name, resource} wrappers); TestQuickClusterNamesMatchLoad
+// checks that it offers exactly the clusters Load defines. Standard input
+// ("-") is never read, and unreadable, non-regular or oversized files are
 // skipped silently: completion must never print errors.
 func QuickClusterNames(paths []string) []string {
 	seen := map[string]bool{}
@@ -27,6 +31,12 @@ func QuickClusterNames(paths []string) []string {
 				visit(c, depth+1)
 			}
 		case yaml.MappingNode:
+			// A Resource wrapper {name, resource} names its resource,
+			// which may be anything: look inside, as discovery() does.
+			if inner, _ := mapGet(n, "resource"); inner != nil {
+				visit(inner, depth+1)
+				return
+			}
 			if detectKind(n) == KindCluster || isTypedCluster(n) {
 				if v, _ := mapGet(n, "name"); v != nil && v.Kind == yaml.ScalarNode && !seen[v.Value] {
 					seen[v.Value] = true
@@ -56,6 +66,9 @@ func QuickClusterNames(paths []string) []string {
 			if !isConfigFile(f) {
 				continue
 			}
+			if st, err := os.Stat(f); err != nil || !st.Mode().IsRegular() || st.Size() > quickMaxBytes {
+				continue
+			}
 			data, err := os.ReadFile(f)
 			if err != nil {
 				continue
@@ -75,10 +88,15 @@ func isTypedCluster(n *yaml.Node) bool {
 	return t != nil && (t.Value == "type.googleapis.com/envoy.config.cluster.v3.Cluster" || t.Value == "type.googleapis.com/envoy.api.v2.Cluster")
 }
 
+// quickMaxBytes bounds the files read on a TAB: a bigger one (a huge
+// config dump) would make completion stall, so its names are not offered.
+const quickMaxBytes = 16 << 20
+
 // clusterContainers are the keys under which clusters stand in the document
 // kinds lbctl reads.
 var clusterContainers = map[string]bool{
 	"clusters": true, "static_resources": true, "staticResources": true, "resources": true,
 	"resource": true, "configs": true, "static_clusters": true, "staticClusters": true,
 	"dynamic_active_clusters": true, "dynamicActiveClusters": true, "cluster": true,
+	"bootstrap": true,
 }

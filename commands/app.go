@@ -77,6 +77,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			rulesCommand(),
 			hashCommand(),
 			subsetCommand(),
+			completionCommand(), manCommand(),
 		},
 	}
 	setUsageErrors(root, "lbctl")

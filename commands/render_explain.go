@@ -44,7 +44,7 @@ func renderCluster(t *Term, c analyze.ClusterReport, all bool) {
 	if c.TotalPanic {
 		meta = append(meta, t.Style().Foreground(lipgloss.Color("9")).Bold(true).Render("TOTAL PANIC"))
 	}
-	fmt.Fprintf(t.Out, "%s  %s\n", title, t.Style().Faint(true).Render(strings.Join(meta, " · ")))
+	fmt.Fprintln(t.Out, headline(t, title, meta))
 	if c.File != "" {
 		fmt.Fprintln(t.Out, t.Style().Faint(true).Render("  "+c.File))
 	}
@@ -179,7 +179,7 @@ func renderHosts(t *Term, hosts []analyze.HostReport, all bool) {
 	fmt.Fprintln(t.Out)
 	fmt.Fprintln(t.Out, t.newTable(headers, rows, right...))
 	if len(shown) < len(hosts) {
-		fmt.Fprintln(t.Out, t.Style().Faint(true).Render(fmt.Sprintf("… %d more hosts (--all lists every host)", len(hosts)-len(shown))))
+		fmt.Fprintln(t.Out, t.Style().Faint(true).Render(fmt.Sprintf("%s %d more hosts (--all lists every host)", t.ellipsis(), len(hosts)-len(shown))))
 	}
 }
 
@@ -225,6 +225,37 @@ func wrap(s string, width int, indent string) string {
 			line++
 		}
 		b.WriteString(w)
+		line += n
+	}
+	return b.String()
+}
+
+// headline writes a cluster's name and its facts separated by " · ",
+// breaking between facts (never inside one) so that the line is not
+// wrapped by an 80-column terminal in the middle of a number.
+func headline(t *Term, title string, facts []string) string {
+	sep := " · "
+	if !t.Unicode() {
+		sep = ", "
+	}
+	faint := t.Style().Faint(true)
+	var b strings.Builder
+	b.WriteString(title)
+	line := lipgloss.Width(title)
+	for i, f := range facts {
+		n := lipgloss.Width(f)
+		switch {
+		case i == 0:
+			b.WriteString("  ")
+			line += 2
+		case t.Width > 0 && line+len(sep)+n > t.Width:
+			b.WriteString("\n  ")
+			line = 2
+		default:
+			b.WriteString(faint.Render(sep))
+			line += lipgloss.Width(sep)
+		}
+		b.WriteString(faint.Render(f))
 		line += n
 	}
 	return b.String()

@@ -19,39 +19,66 @@ type Term struct {
 	TTY   bool
 	Color bool
 	Width int // 0: unlimited
-	r     *lipgloss.Renderer
+	// dumb: TERM=dumb, which can show neither colour nor box drawing.
+	dumb bool
+	r    *lipgloss.Renderer
 }
 
-// newTerm applies --color (auto|always|never), NO_COLOR, CLICOLOR_FORCE,
-// TERM=dumb and COLUMNS, in that order of precedence.
-func newTerm(out io.Writer, color string) *Term {
-	// Off a terminal nothing limits the width (0), unless COLUMNS says so.
-	t := &Term{Out: out}
-	if f, ok := out.(*os.File); ok && term.IsTerminal(f.Fd()) {
-		t.TTY = true
-		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
-			t.Width = w
-		}
+// termDecision is what decideTerm needs to know about the output and the
+// environment; it keeps the decision pure so it can be tested as a table.
+type termDecision struct {
+	tty      bool   // the output is a terminal
+	ttyWidth int    // its width in columns, 0 when unknown
+	color    string // --color: auto, always or never
+}
+
+// decideTerm applies, in this order of precedence: --color always|never;
+// NO_COLOR (any non-empty value: no colour, https://no-color.org);
+// CLICOLOR_FORCE (non-empty and not "0": colour even in a pipe); then
+// colour only on a terminal whose TERM is not "dumb". COLUMNS, when a
+// positive integer, overrides the measured width (also in a pipe, so
+// `COLUMNS=80 lbctl … | less` is narrow); off a terminal the width is
+// otherwise unlimited.
+func decideTerm(d termDecision, getenv func(string) string) (tty, color, dumb bool, width int) {
+	tty, width = d.tty, d.ttyWidth
+	if !tty {
+		width = 0
 	}
-	if c, err := strconv.Atoi(env("COLUMNS")); err == nil && c > 0 {
-		t.Width = c
+	if c, err := strconv.Atoi(getenv("COLUMNS")); err == nil && c > 0 {
+		width = c
 	}
-	switch color {
+	dumb = getenv("TERM") == "dumb"
+	switch d.color {
 	case "always":
-		t.Color = true
+		color = true
 	case "never":
-		t.Color = false
+		color = false
 	default:
-		force := env("CLICOLOR_FORCE")
+		force := getenv("CLICOLOR_FORCE")
 		switch {
-		case env("NO_COLOR") != "":
-			t.Color = false
+		case getenv("NO_COLOR") != "":
+			color = false
 		case force != "" && force != "0":
-			t.Color = true
+			color = true
 		default:
-			t.Color = t.TTY && env("TERM") != "dumb"
+			color = tty && !dumb
 		}
 	}
+	return tty, color, dumb, width
+}
+
+// newTerm measures out (is it a terminal, how wide) and applies
+// decideTerm.
+func newTerm(out io.Writer, color string) *Term {
+	d := termDecision{color: color}
+	if f, ok := out.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		d.tty = true
+		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
+			d.ttyWidth = w
+		}
+	}
+	t := &Term{Out: out}
+	t.TTY, t.Color, t.dumb, t.Width = decideTerm(d, env)
 	t.r = lipgloss.NewRenderer(out)
 	if t.Color {
 		t.r.SetColorProfile(termenv.ANSI256)
@@ -70,5 +97,15 @@ func termFor(cmd *cli.Command) *Term {
 // Style returns a new style bound to this output.
 func (t *Term) Style() lipgloss.Style { return t.r.NewStyle() }
 
-// Unicode reports whether box drawing and block characters may be used.
-func (t *Term) Unicode() bool { return t.TTY && env("TERM") != "dumb" }
+// Unicode reports whether box drawing and block characters may be used:
+// only on a terminal that is not TERM=dumb. A pipe gets plain ASCII, so
+// logs and diffs stay readable anywhere.
+func (t *Term) Unicode() bool { return t.TTY && !t.dumb }
+
+// ellipsis is "…" on a terminal and "..." in a pipe.
+func (t *Term) ellipsis() string {
+	if t.Unicode() {
+		return "…"
+	}
+	return "..."
+}

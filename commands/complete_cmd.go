@@ -1,0 +1,88 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+)
+
+// completionShells are the shells `lbctl completion` writes a script for,
+// with the file name of that script in completions/ and its aliases.
+var completionShells = []struct {
+	name, file string
+	aliases    []string
+	script     string
+}{
+	{"bash", "lbctl.bash", nil, bashScript},
+	{"zsh", "_lbctl", nil, zshScript},
+	{"fish", "lbctl.fish", nil, fishScript},
+	{"powershell", "lbctl.ps1", []string{"pwsh"}, powershellScript},
+}
+
+// completionCommand is `lbctl completion SHELL`. It takes the place of
+// urfave/cli's built-in (hidden) completion command, whose scripts depend
+// on bash-completion, split candidates at ':' (host:port, some cluster
+// names) and name PowerShell only "pwsh"; being first in the command list,
+// it is the one `lbctl completion` finds.
+func completionCommand() *cli.Command {
+	c := &cli.Command{
+		Name:      "completion",
+		Usage:     "print the shell completion script for bash, zsh, fish or powershell",
+		ArgsUsage: "bash|zsh|fish|powershell",
+		Description: `Prints a script that completes lbctl's commands, flags, flag values
+(-o, --format, --fail-on, --semantics, --color, ...) and, after --cluster,
+the names of the clusters defined in the FILE arguments already typed.
+The same scripts are in the repository's completions/ directory.
+
+Examples:
+  lbctl completion bash
+  lbctl completion zsh
+  lbctl completion fish
+  lbctl completion powershell
+
+Install:
+  bash        source <(lbctl completion bash)     # in ~/.bashrc
+  zsh         lbctl completion zsh > "${fpath[1]}/_lbctl"
+  fish        lbctl completion fish > ~/.config/fish/completions/lbctl.fish
+  powershell  lbctl completion powershell | Out-String | Invoke-Expression   # in $PROFILE`,
+		Action: func(_ context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() == 0 {
+				return usageErrorf("completion: name a shell: bash, zsh, fish or powershell")
+			}
+			return usageErrorf("completion: unknown shell %q: expected bash, zsh, fish or powershell", cmd.Args().First())
+		},
+	}
+	for _, sh := range completionShells {
+		script := sh.script
+		c.Commands = append(c.Commands, &cli.Command{
+			Name:    sh.name,
+			Aliases: sh.aliases,
+			Usage:   fmt.Sprintf("print the %s completion script", sh.name),
+			Action: func(_ context.Context, cmd *cli.Command) error {
+				if cmd.Args().Len() > 0 {
+					return usageErrorf("completion %s: unexpected argument %q", cmd.Name, cmd.Args().First())
+				}
+				_, err := fmt.Fprint(cmd.Root().Writer, script)
+				return err
+			},
+		})
+	}
+	c.Commands = append(c.Commands, &cli.Command{
+		Name:            "__complete",
+		Hidden:          true,
+		Usage:           "answer a completion request from the scripts (--current=WORD WORD...)",
+		SkipFlagParsing: true,
+		Action: func(_ context.Context, cmd *cli.Command) error {
+			args := cmd.Args().Slice()
+			cur := ""
+			if len(args) > 0 && strings.HasPrefix(args[0], "--current=") {
+				cur, args = strings.TrimPrefix(args[0], "--current="), args[1:]
+			}
+			completeLine(cmd.Root(), args, cur).write(cmd.Root().Writer)
+			return nil
+		},
+	})
+	return c
+}
