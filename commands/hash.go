@@ -27,7 +27,7 @@ cluster's own consistent_hashing_lb_config.hash_policy, which Envoy prefers).
 
 Examples:
   lbctl hash fixtures/hash/ring-basic.yaml --cluster ring --key alice --hash 0
-  lbctl hash fixtures/hash/routes.yaml --cluster sessions --header x-user=alice
+  lbctl hash fixtures/hash/routes.yaml --cluster sessions --route by-user --header x-user=alice
   lbctl hash fixtures/hash/maglev-basic.yaml --cluster maglev --dump
   lbctl hash fixtures/hash/ring-16.yaml --cluster ring16 --remove 10.0.0.3:80`,
 		Flags: []cli.Flag{

@@ -30,9 +30,9 @@ found in the working directory or a parent:
   fail-on: warning
 
 Examples:
-  lbctl lint clusters/
-  lbctl lint envoy.yaml --format sarif > lbctl.sarif
-  lbctl lint envoy.yaml --fail-on warning --disable hash-no-policy`,
+  lbctl lint fixtures/locality/
+  lbctl lint fixtures/lint/LB1203-bad.yaml --format sarif > lbctl.sarif
+  lbctl lint fixtures/aggregate.yaml --fail-on none --disable panic-with-priorities`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text, json, sarif or github",
 				Validator: oneOf("format", lintFormats...)},
@@ -130,6 +130,13 @@ func rulesCommand() *cli.Command {
 		Name:      "rules",
 		Usage:     "list the lint rules, or print one rule's documentation",
 		ArgsUsage: "[ID|NAME]",
+		Description: `Lists every lint rule with its id, name and severity per target, or prints
+one rule's documentation: what it detects, why it matters, where the rule comes from.
+
+Examples:
+  lbctl rules
+  lbctl rules LB1203
+  lbctl rules aggregate-unknown-child`,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			w := cmd.Root().Writer
 			if cmd.Args().Len() > 1 {
