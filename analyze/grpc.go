@@ -118,7 +118,7 @@ func (c *Config) explainGRPCCluster(cl *Cluster, opt GRPCOptions, cmap map[strin
 		}
 		res := agg.Resolution(opt.Impl)
 		cr.Aggregate = &AggregateReport{Clusters: []string{}, Levels: []AggregateLevel{}, ClusterLoad: []AggregateClusterLd{}}
-		r.aggregateNotes(m, agg, cmap)
+		r.aggregateNotes(cl, m, agg, cmap)
 		switch {
 		case v.nack != "":
 			return r.fail("%s NACKs aggregate cluster %s: %s; with no previously accepted version every RPC to it fails UNAVAILABLE", opt.Impl, cl.Name(), v.nack), nil
@@ -147,6 +147,7 @@ func (c *Config) explainGRPCCluster(cl *Cluster, opt GRPCOptions, cmap map[strin
 			return cr, err
 		}
 		cr.Notes = append(cr.Notes, leaf.notes...)
+		r.dropNote(lcds.cl)
 		if lcds.servedAsEDS != "" {
 			r.note("%s is a %s cluster, which gRPC NACKs (it accepts only EDS, LOGICAL_DNS and aggregate clusters); lbctl answers as if the same endpoints were served through EDS", name, lcds.servedAsEDS)
 		}

@@ -106,11 +106,13 @@ func reportDiffs(e, g ClusterReport) []Difference {
 	for _, h := range g.Hosts {
 		gs[key{h.Cluster, h.Address}] = h.Share
 	}
+	seen := map[key]bool{}
 	for _, h := range e.Hosts {
 		gv, ok := gs[key{h.Cluster, h.Address}]
-		if !ok {
+		if !ok || seen[key{h.Cluster, h.Address}] {
 			continue
 		}
+		seen[key{h.Cluster, h.Address}] = true
 		ev := "not computed"
 		if h.Share != nil {
 			ev = share(*h.Share)

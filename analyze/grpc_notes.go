@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	"strconv"
 	"strings"
 
@@ -9,8 +10,8 @@ import (
 
 // aggregateNotes explain how gRPC resolved an aggregate graph, and where
 // grpc-go and C-core part ways (grpc.md §2).
-func (r *grpcRun) aggregateNotes(m *Model, agg lbmodel.GRPCAggregate, cmap map[string]lbmodel.GRPCCluster) {
-	if m.Policy == "CLUSTER_PROVIDED" {
+func (r *grpcRun) aggregateNotes(cl *Cluster, m *Model, agg lbmodel.GRPCAggregate, cmap map[string]lbmodel.GRPCCluster) {
+	if cl.Proto.GetLbPolicy() == clusterv3.Cluster_CLUSTER_PROVIDED {
 		r.note("Envoy requires lb_policy CLUSTER_PROVIDED on an aggregate cluster and gRPC rejects it; a config both accept leaves lb_policy unset and sets load_balancing_policy: {policies: [ClusterProvided, WrrLocality{RoundRobin}]} (Envoy uses the first, gRPC skips it)")
 	}
 	for _, ch := range m.Aggregate {
@@ -123,4 +124,30 @@ func (r *grpcRun) ignoredNotes(cl *Cluster, leaves []string) {
 			r.note("gRPC drops %s endpoints of %s (it uses only HEALTHY and UNKNOWN; Envoy uses DEGRADED hosts as a tier and, in panic, unhealthy ones)", strings.Join(parts, ", "), n)
 		}
 	}
+}
+
+// dropNote: gRPC applies every drop_overloads category in turn (grpc-go
+// clusterimpl picker, one random draw per category), so the dropped share
+// is 1 - Π(1 - p_i); Envoy accepts only one entry.
+func (r *grpcRun) dropNote(cl *Cluster) {
+	drops := cl.Assignment.GetPolicy().GetDropOverloads()
+	if len(drops) == 0 {
+		return
+	}
+	kept := 1.0
+	var parts []string
+	for _, d := range drops {
+		p := d.GetDropPercentage()
+		den := 100.0
+		switch p.GetDenominator().String() {
+		case "TEN_THOUSAND":
+			den = 10000
+		case "MILLION":
+			den = 1000000
+		}
+		f := min(1, float64(p.GetNumerator())/den)
+		kept *= 1 - f
+		parts = append(parts, d.GetCategory()+" "+strconv.FormatFloat(f*100, 'f', -1, 64)+"%")
+	}
+	r.note("gRPC drops %s%% of RPCs to %s before balancing (drop_overloads %s, applied in turn)", strconv.FormatFloat((1-kept)*100, 'f', 2, 64), cl.Name(), strings.Join(parts, ", "))
 }

@@ -70,6 +70,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		Flags: globalFlags(),
 		Commands: []*cli.Command{
 			explainCommand(),
+			sessionCommand(),
 		},
 	}
 }
