@@ -82,6 +82,31 @@ func reportDiffs(e, g ClusterReport) []Difference {
 			}
 			return m
 		}
+		levels := func(a *AggregateReport) map[string]int {
+			m := map[string]int{}
+			if a != nil {
+				for _, l := range a.Levels {
+					m[fmt.Sprintf("%s/P%d", l.Cluster, l.Priority)] += l.HealthyLoad + l.DegradedLoad
+				}
+			}
+			return m
+		}
+		ev, gv := levels(e.Aggregate), levels(g.Aggregate)
+		var keys []string
+		for _, a := range []*AggregateReport{e.Aggregate, g.Aggregate} {
+			if a != nil {
+				for _, l := range a.Levels {
+					keys = append(keys, fmt.Sprintf("%s/P%d", l.Cluster, l.Priority))
+				}
+			}
+		}
+		doneL := map[string]bool{}
+		for _, k := range keys {
+			if !doneL[k] && ev[k] != gv[k] {
+				add("load of level "+k, strconv.Itoa(ev[k])+"%", strconv.Itoa(gv[k])+"%")
+			}
+			doneL[k] = true
+		}
 		el, gl := load(e.Aggregate), load(g.Aggregate)
 		var names []string
 		if e.Aggregate != nil {
