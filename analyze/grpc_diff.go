@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 
 	"github.com/lbctl/lbctl/lbmodel"
 )
@@ -238,5 +240,64 @@ func (c *Config) grpcTraits(cl *Cluster, opt GRPCOptions) lbmodel.ClusterTraits 
 	t.OutlierDetection = p.GetOutlierDetection() != nil
 	t.OverrideHostStatusSet = p.GetCommonLbConfig().GetOverrideHostStatus() != nil
 	t.UpstreamConfig = p.GetUpstreamConfig() != nil
+	t.RouteHashUnsupported = c.routeHashUnsupported(cl.Name())
+	t.SessionAffinity = c.statefulSessionInUse()
 	return t
+}
+
+// routeHashUnsupported reports whether a route to cluster hashes on
+// something gRPC ignores (grpc.md §7, §15): cookie, connection_properties
+// (source IP), query_parameter, or filter_state other than
+// io.grpc.channel_id.
+func (c *Config) routeHashUnsupported(cluster string) bool {
+	for _, rc := range c.Routes {
+		for _, vh := range rc.GetVirtualHosts() {
+			for _, rt := range vh.GetRoutes() {
+				a := rt.GetRoute()
+				if a == nil {
+					continue
+				}
+				to := a.GetCluster() == cluster
+				for _, wc := range a.GetWeightedClusters().GetClusters() {
+					to = to || wc.GetName() == cluster
+				}
+				if !to {
+					continue
+				}
+				for _, hp := range a.GetHashPolicy() {
+					if hp.GetCookie() != nil || hp.GetConnectionProperties() != nil || hp.GetQueryParameter() != nil ||
+						(hp.GetFilterState() != nil && hp.GetFilterState().GetKey() != "io.grpc.channel_id") {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// statefulSessionInUse reports whether some listener runs Envoy's
+// stateful session filter (the cookie that xds_override_host honours).
+func (c *Config) statefulSessionInUse() bool {
+	for _, li := range c.Listeners {
+		chains := append([]*listenerv3.FilterChain{}, li.GetFilterChains()...)
+		if li.GetDefaultFilterChain() != nil {
+			chains = append(chains, li.GetDefaultFilterChain())
+		}
+		for _, fc := range chains {
+			for _, f := range fc.GetFilters() {
+				hcm, ok := c.unpack(f.GetTypedConfig()).(*hcmv3.HttpConnectionManager)
+				if !ok {
+					continue
+				}
+				for _, hf := range hcm.GetHttpFilters() {
+					if hf.GetName() == "envoy.filters.http.stateful_session" ||
+						typeName(hf.GetTypedConfig()) == "envoy.extensions.filters.http.stateful_session.v3.StatefulSession" {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

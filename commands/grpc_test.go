@@ -478,3 +478,14 @@ func TestGRPCUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// §16 "Route hash on cookie / source IP / query param" and
+// "override_host_status unset", read from a bootstrap's listener.
+func TestGRPCRouteRows(t *testing.T) {
+	b := grpcBoth(t, "../fixtures/grpc/routes.yaml")
+	wantDiff(t, b, "web", "route hash on cookie / source IP / query parameter", "supported", "ignored (random unless another policy hashes)")
+	wantDiff(t, b, "web", "override_host_status unset", "[UNKNOWN, HEALTHY, DEGRADED]", "[UNKNOWN, HEALTHY]")
+	wantDiff(t, b, "web", "RING_HASH max ring size", "default 8388608", "capped at 4096 by default")
+	// Two equal endpoints: a 1024-entry ring, 512 entries each.
+	wantShare(t, clusterOf(t, b.GRPC, "web"), "10.50.0.1:80", 0.5)
+}
