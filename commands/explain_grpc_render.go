@@ -15,8 +15,9 @@ import (
 )
 
 // minSideColumn is the narrowest column --semantics both puts side by
-// side; below it the two answers are printed one after the other.
-const minSideColumn = 56
+// side (a host table needs about 80 columns before it wraps cells); below
+// it the two answers are printed one after the other.
+const minSideColumn = 80
 
 // renderExplainGRPC writes gRPC's answer, one section per cluster.
 func renderExplainGRPC(t *Term, r *analyze.Report, impl lbmodel.GRPCImpl, all bool) {
