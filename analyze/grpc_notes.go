@@ -127,7 +127,8 @@ func (r *grpcRun) ignoredNotes(cl *Cluster, leaves []string) {
 }
 
 // dropNote: gRPC applies every drop_overloads category in turn (grpc-go
-// clusterimpl picker, one random draw per category), so the dropped share
+// clusterimpl picker.go Pick, one independent draw per category, only
+// while the child is READY), so the dropped share
 // is 1 - Π(1 - p_i); Envoy accepts only one entry.
 func (r *grpcRun) dropNote(cl *Cluster) {
 	drops := cl.Assignment.GetPolicy().GetDropOverloads()
