@@ -78,6 +78,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			hashCommand(),
 			subsetCommand(),
 			completionCommand(), manCommand(),
+			sessionCommand(),
 		},
 	}
 	setUsageErrors(root, "lbctl")

@@ -27,7 +27,7 @@ Examples:
   lbctl explain fixtures/aggregate.yaml --cluster aggregate_cluster -o json
   lbctl explain fixtures/aggregate.yaml --set-health primary/0=50
   lbctl explain fixtures/priority-two-levels.yaml --all`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "explain only this cluster (repeatable)"},
 			&cli.StringFlag{Name: "local-cluster", Usage: "the local cluster for zone-aware routing (default: cluster_manager.local_cluster_name)"},
 			&cli.StringFlag{Name: "zone", Usage: "this Envoy's locality REGION/ZONE[/SUB_ZONE] (default: the bootstrap's node.locality)"},
@@ -35,7 +35,7 @@ Examples:
 			&cli.StringSliceFlag{Name: "set-health", Usage: "what-if: CLUSTER[/PRIORITY]=PERCENT or =HEALTHY/TOTAL makes that share of hosts healthy (repeatable)"},
 			&cli.BoolFlag{Name: "all", Usage: "list every host (text output shows the top 10 by default)"},
 			kindFlag(),
-		},
+		}, grpcFlags()...),
 		ShellComplete: completeClusters,
 		Action:        runExplain,
 	}
@@ -71,6 +71,9 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 		if cfg.Cluster(o.Cluster) == nil {
 			return usageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, knownClusters(cfg))
 		}
+	}
+	if s := cmd.String("semantics"); s != "envoy" {
+		return runExplainGRPC(cmd, cfg, clusters, opt, s)
 	}
 	report, err := cfg.Explain(clusters, opt)
 	if err != nil {

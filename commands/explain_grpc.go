@@ -1,0 +1,72 @@
+package commands
+
+import (
+	"github.com/urfave/cli/v3"
+
+	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/lbmodel"
+)
+
+// grpcFlags are the flags explain (and session) take for proxyless gRPC
+// semantics.
+func grpcFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "ready", Usage: "gRPC connectivity: CLUSTER[/PRIORITY]=yes|no (or READY, IDLE, CONNECTING, TRANSIENT_FAILURE); default READY when the priority has a usable endpoint (repeatable)"},
+		&cli.StringFlag{Name: "grpc-impl", Value: "core", Usage: "gRPC implementation for --semantics grpc|both: core (C-core, gRFC A74+A75) or go (grpc-go, A74 only)",
+			Validator: oneOf("grpc-impl", "core", "go")},
+		&cli.BoolFlag{Name: "grpc-aggregate-backward-compat", Usage: "C-core with GRPC_XDS_AGGREGATE_CLUSTER_BACKWARD_COMPAT=true: the aggregate's LB policy applies to every leaf"},
+	}
+}
+
+// grpcOptions reads the gRPC flags on top of explain's options.
+func grpcOptions(cmd *cli.Command, opt analyze.ExplainOptions) (analyze.GRPCOptions, error) {
+	g := analyze.GRPCOptions{ExplainOptions: opt, BackwardCompat: cmd.Bool("grpc-aggregate-backward-compat")}
+	if cmd.String("grpc-impl") == "go" {
+		g.Impl = lbmodel.GRPCGo
+	} else {
+		g.Impl = lbmodel.GRPCCore
+	}
+	for _, s := range cmd.StringSlice("ready") {
+		o, err := analyze.ParseReady(s)
+		if err != nil {
+			return g, usageErrorf("%v", err)
+		}
+		g.Ready = append(g.Ready, o)
+	}
+	return g, nil
+}
+
+// runExplainGRPC is explain with --semantics grpc or both.
+func runExplainGRPC(cmd *cli.Command, cfg *analyze.Config, clusters []*analyze.Cluster, opt analyze.ExplainOptions, semantics string) error {
+	g, err := grpcOptions(cmd, opt)
+	if err != nil {
+		return err
+	}
+	t := termFor(cmd)
+	if semantics == "both" {
+		both, err := cfg.ExplainBoth(clusters, g)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		switch cmd.String("output") {
+		case "json":
+			return writeJSON(t.Out, both)
+		case "yaml":
+			return writeYAML(t.Out, both)
+		}
+		renderBoth(t, both, g.Impl, cmd.Bool("all"))
+		return nil
+	}
+	report, err := cfg.ExplainGRPC(clusters, g)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	switch cmd.String("output") {
+	case "json":
+		return writeJSON(t.Out, report)
+	case "yaml":
+		return writeYAML(t.Out, report)
+	}
+	renderExplainGRPC(t, report, g.Impl, cmd.Bool("all"))
+	return nil
+}

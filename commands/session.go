@@ -1,0 +1,154 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/urfave/cli/v3"
+
+	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/lbmodel"
+)
+
+func sessionCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "session",
+		Usage:     "gRPC stateful session affinity: which host a request with a session cookie goes to (gRFC A75)",
+		ArgsUsage: "[FILE ...]",
+		Description: `Runs proxyless gRPC's xds_override_host pick (gRFC A75, C-core) for a request
+whose session cookie lists ADDRESS[,ADDRESS...]: pick (a READY cookie host),
+queue (an IDLE host gets a connection attempt, a CONNECTING one is awaited, or
+a subchannel is created), or delegate (the child policy picks).
+
+By default the usable endpoints of the priority gRPC routes to have READY
+subchannels and every other endpoint has none; --state sets any of them.
+
+Examples:
+  lbctl session fixtures/grpc/session.yaml --cluster svc --cookie 10.0.0.2:80
+  lbctl session fixtures/grpc/session.yaml --cluster svc --cookie 10.0.1.1:80,10.0.0.1:80 --state 10.0.1.1:80=IDLE`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "the (leaf) cluster the session belongs to", Required: true},
+			&cli.StringSliceFlag{Name: "cookie", Usage: "the cookie's addresses, ADDRESS[,ADDRESS...] in order (repeatable)"},
+			&cli.StringSliceFlag{Name: "state", Usage: "ADDRESS=READY|IDLE|CONNECTING|TRANSIENT_FAILURE|NONE: an endpoint's subchannel state (repeatable)"},
+			&cli.StringSliceFlag{Name: "ready", Usage: "gRPC connectivity of a priority: CLUSTER[/PRIORITY]=yes|no (repeatable)"},
+			&cli.StringSliceFlag{Name: "set-health", Usage: "what-if: CLUSTER[/PRIORITY]=PERCENT or =HEALTHY/TOTAL makes that share of hosts healthy (repeatable)"},
+			kindFlag(),
+		},
+		ShellComplete: completeClusters,
+		Action:        runSession,
+	}
+}
+
+func runSession(_ context.Context, cmd *cli.Command) error {
+	files := cmd.Args().Slice()
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	opt := analyze.SessionOptions{States: map[string]lbmodel.Connectivity{}}
+	for _, c := range cmd.StringSlice("cookie") {
+		for _, a := range strings.Split(c, ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				opt.Cookie = append(opt.Cookie, a)
+			}
+		}
+	}
+	for _, s := range cmd.StringSlice("state") {
+		i := strings.LastIndexByte(s, '=')
+		if i <= 0 {
+			return usageErrorf("--state %q: expected ADDRESS=READY|IDLE|CONNECTING|TRANSIENT_FAILURE|NONE", s)
+		}
+		st, err := lbmodel.ParseConnectivity(s[i+1:])
+		if err != nil {
+			return usageErrorf("--state %q: %v", s, err)
+		}
+		opt.States[s[:i]] = st
+	}
+	for _, s := range cmd.StringSlice("ready") {
+		o, err := analyze.ParseReady(s)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		opt.Ready = append(opt.Ready, o)
+	}
+	for _, s := range cmd.StringSlice("set-health") {
+		o, err := analyze.ParseHealthOverride(s)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		opt.SetHealth = append(opt.SetHealth, o)
+	}
+	cfg, err := loadInputs(cmd, files)
+	if err != nil {
+		return err
+	}
+	printWarnings(cmd, cfg)
+	clusters, err := selectClusters(cfg, []string{cmd.String("cluster")})
+	if err != nil {
+		return err
+	}
+	for _, o := range opt.Ready {
+		if cfg.Cluster(o.Cluster) == nil {
+			return usageErrorf("--ready %s: no such cluster", o.Spec)
+		}
+	}
+	cl := clusters[0]
+	rep, err := cfg.Session(cl, opt)
+	if err != nil {
+		var pos string
+		if cl.Proto != nil {
+			pos = cfg.Sources.Pos(cl.Proto).String() + ": "
+		}
+		if strings.HasPrefix(err.Error(), "--") || strings.Contains(err.Error(), "aggregate cluster") {
+			return usageErrorf("%v", err)
+		}
+		return inputError(fmt.Errorf("%scluster %q: %w", pos, cl.Name(), err))
+	}
+	t := termFor(cmd)
+	switch cmd.String("output") {
+	case "json":
+		return writeJSON(t.Out, rep)
+	case "yaml":
+		return writeYAML(t.Out, rep)
+	}
+	renderSession(t, rep)
+	return nil
+}
+
+func renderSession(t *Term, r *analyze.SessionReport) {
+	host := "-"
+	if r.Host != nil {
+		host = *r.Host
+	}
+	res := t.Style().Bold(true).Foreground(lipglossColor(r.Result)).Render(strings.ToUpper(r.Result))
+	fmt.Fprintf(t.Out, "%s  %s", t.Style().Bold(true).Render(r.Cluster), res)
+	if r.Host != nil {
+		fmt.Fprintf(t.Out, " %s", host)
+	}
+	if r.Action != "" {
+		fmt.Fprintf(t.Out, " (action: %s)", r.Action)
+	}
+	fmt.Fprintln(t.Out)
+	fmt.Fprintln(t.Out, wrap(r.Reason, t.Width, ""))
+	fmt.Fprintf(t.Out, "override_host_status [%s] · idle_timeout %s\n", strings.Join(r.OverrideHostStatus, ", "), r.IdleTimeout)
+	rows := make([][]string, 0, len(r.Endpoints))
+	for _, e := range r.Endpoints {
+		rows = append(rows, []string{e.Address, "P" + fmt.Sprint(e.Priority), strings.ToLower(e.Health), e.State})
+	}
+	fmt.Fprintln(t.Out)
+	fmt.Fprintln(t.Out, t.newTable([]string{"ENDPOINT", "PRIORITY", "HEALTH", "SUBCHANNEL"}, rows))
+	renderNotes(t, r.Notes)
+}
+
+// lipglossColor colours a session result: pick green, queue yellow,
+// delegate blue.
+func lipglossColor(result string) lipgloss.Color {
+	switch result {
+	case "pick":
+		return lipgloss.Color("10")
+	case "queue":
+		return lipgloss.Color("11")
+	}
+	return lipgloss.Color("12")
+}
