@@ -26,8 +26,8 @@ By default the usable endpoints of the priority gRPC routes to have READY
 subchannels and every other endpoint has none; --state sets any of them.
 
 Examples:
-  lbctl session fixtures/grpc/session.yaml --cluster svc --cookie 10.0.0.2:80
-  lbctl session fixtures/grpc/session.yaml --cluster svc --cookie 10.0.1.1:80,10.0.0.1:80 --state 10.0.1.1:80=IDLE`,
+  lbctl session fixtures/grpc/session.yaml --cluster svc --cookie 10.40.0.2:80
+  lbctl session fixtures/grpc/session.yaml --cluster svc --cookie 10.40.1.1:80,10.40.0.1:80 --state 10.40.0.1:80=IDLE`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "the (leaf) cluster the session belongs to", Required: true},
 			&cli.StringSliceFlag{Name: "cookie", Usage: "the cookie's addresses, ADDRESS[,ADDRESS...] in order (repeatable)"},
