@@ -18,6 +18,9 @@ var (
 	idRE   = regexp.MustCompile(`^LB\d{4}$`)
 	nameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	wantRE = regexp.MustCompile(`#\s*want:\s*(LB\d{4})\s+(\d+):(\d+)`)
+	// targetRE: "# target: grpc|envoy|both" picks the targets a fixture is
+	// linted for; without it, envoy, or grpc for rules that only apply there.
+	targetRE = regexp.MustCompile(`#\s*target:\s*(\w+)`)
 )
 
 func TestRegistry(t *testing.T) {
@@ -52,6 +55,12 @@ func TestRegistry(t *testing.T) {
 // fixture reads a fixture's "# want: ID LINE:COL" lines and "# input:"
 // extra paths (relative to the fixture directory).
 func fixture(t *testing.T, path string) (wants []string, inputs []analyze.Input) {
+	wants, inputs, _ = fixtureTargets(t, path)
+	return wants, inputs
+}
+
+// fixtureTargets is fixture plus the "# target:" directive ("" if none).
+func fixtureTargets(t *testing.T, path string) (wants []string, inputs []analyze.Input, target string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -61,17 +70,36 @@ func fixture(t *testing.T, path string) (wants []string, inputs []analyze.Input)
 		if m := wantRE.FindStringSubmatch(line); m != nil {
 			wants = append(wants, m[1]+" "+m[2]+":"+m[3])
 		}
+		if m := targetRE.FindStringSubmatch(line); m != nil {
+			target = m[1]
+		}
 		if i := strings.Index(line, "# input:"); i >= 0 {
 			inputs = append(inputs, analyze.Input{Path: filepath.Join(fixtureDir, strings.TrimSpace(line[i+len("# input:"):]))})
 		}
 	}
 	sort.Strings(wants)
-	return wants, inputs
+	return wants, inputs, target
 }
 
-func lintFiles(inputs []analyze.Input) []Finding {
+func lintFiles(inputs []analyze.Input, targets ...Target) []Finding {
 	cfg, _ := analyze.Load(inputs, "")
-	return Run(cfg, Options{})
+	return Run(cfg, Options{Targets: targets})
+}
+
+// fixtureRun lints a fixture for its "# target:" directive, or for rule r's
+// default target (envoy, or grpc when r does not apply to envoy).
+func fixtureRun(t *testing.T, r *Rule, target string, inputs []analyze.Input) []Finding {
+	if target == "" {
+		target = string(TargetEnvoy)
+		if !r.Applies(TargetEnvoy) {
+			target = string(TargetGRPC)
+		}
+	}
+	ts, err := ParseTargets(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lintFiles(inputs, ts...)
 }
 
 func got(fs []Finding, file string) []string {
@@ -90,7 +118,7 @@ func TestFixtures(t *testing.T) {
 	for _, r := range Rules() {
 		t.Run(r.ID+"-"+r.Name, func(t *testing.T) {
 			bad := filepath.Join(fixtureDir, r.ID+"-bad.yaml")
-			wants, inputs := fixture(t, bad)
+			wants, inputs, target := fixtureTargets(t, bad)
 			own := 0
 			for _, w := range wants {
 				if strings.HasPrefix(w, r.ID+" ") {
@@ -100,7 +128,7 @@ func TestFixtures(t *testing.T) {
 			if own == 0 {
 				t.Errorf("%s wants no finding of %s", bad, r.ID)
 			}
-			fs := lintFiles(inputs)
+			fs := fixtureRun(t, r, target, inputs)
 			if g := got(fs, bad); strings.Join(g, "\n") != strings.Join(wants, "\n") {
 				t.Errorf("%s:\n got  %q\n want %q", bad, g, wants)
 				for _, f := range fs {
@@ -108,8 +136,8 @@ func TestFixtures(t *testing.T) {
 				}
 			}
 			good := filepath.Join(fixtureDir, r.ID+"-good.yaml")
-			if _, inputs := fixture(t, good); true {
-				for _, f := range lintFiles(inputs) {
+			if _, inputs, target := fixtureTargets(t, good); true {
+				for _, f := range fixtureRun(t, r, target, inputs) {
 					t.Errorf("%s is meant to be clean: %s: %s %s %s", good, f.Pos, f.Severity, f.Rule, f.Message)
 				}
 			}
