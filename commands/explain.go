@@ -79,15 +79,7 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return inputError(err)
 	}
-	t := termFor(cmd)
-	switch cmd.String("output") {
-	case "json":
-		return writeJSON(t.Out, report)
-	case "yaml":
-		return writeYAML(t.Out, report)
-	}
-	renderExplain(t, report, cmd.Bool("all"))
-	return nil
+	return writeOutput(cmd, report, func(t *Term) { renderExplain(t, report, cmd.Bool("all")) })
 }
 
 func explainOptions(cmd *cli.Command) (analyze.ExplainOptions, error) {

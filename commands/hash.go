@@ -80,15 +80,7 @@ func runHash(ctx context.Context, cmd *cli.Command) error {
 		}
 		return inputError(err)
 	}
-	t := termFor(cmd)
-	switch cmd.String("output") {
-	case "json":
-		return writeJSON(t.Out, report)
-	case "yaml":
-		return writeYAML(t.Out, report)
-	}
-	renderHash(t, report, cmd.Bool("all"))
-	return nil
+	return writeOutput(cmd, report, func(t *Term) { renderHash(t, report, cmd.Bool("all")) })
 }
 
 // hashOptions parses the lookup flags; a malformed value is a usage error.

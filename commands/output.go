@@ -9,6 +9,19 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// writeOutput writes v in the -o format: JSON, YAML, or text through render.
+func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
+	t := termFor(cmd)
+	switch cmd.String("output") {
+	case "json":
+		return writeJSON(t.Out, v)
+	case "yaml":
+		return writeYAML(t.Out, v)
+	}
+	render(t)
+	return nil
+}
+
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -105,15 +105,7 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 		}
 		return inputError(fmt.Errorf("%scluster %q: %w", pos, cl.Name(), err))
 	}
-	t := termFor(cmd)
-	switch cmd.String("output") {
-	case "json":
-		return writeJSON(t.Out, rep)
-	case "yaml":
-		return writeYAML(t.Out, rep)
-	}
-	renderSession(t, rep)
-	return nil
+	return writeOutput(cmd, rep, func(t *Term) { renderSession(t, rep) })
 }
 
 func renderSession(t *Term, r *analyze.SessionReport) {

@@ -83,15 +83,7 @@ func runSubset(ctx context.Context, cmd *cli.Command) error {
 	case err != nil:
 		return usageErrorf("%v", err)
 	}
-	t := termFor(cmd)
-	switch cmd.String("output") {
-	case "json":
-		return writeJSON(t.Out, report)
-	case "yaml":
-		return writeYAML(t.Out, report)
-	}
-	renderSubset(t, report)
-	return nil
+	return writeOutput(cmd, report, func(t *Term) { renderSubset(t, report) })
 }
 
 // parseMatches reads --match KEY=VALUE flags. VALUE is read as a YAML
