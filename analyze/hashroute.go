@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
@@ -21,61 +20,6 @@ type HashPolicySource struct {
 	From     string               `json:"from" yaml:"from"`
 	Policies []string             `json:"policies" yaml:"policies"`
 	Parsed   []lbmodel.HashPolicy `json:"-" yaml:"-"`
-}
-
-// routeRef is one route with where it lives, for messages.
-type routeRef struct {
-	route *routev3.Route
-	where string // "route NAME" or "virtual host V route #i"
-}
-
-// routesTo lists the routes that send traffic to cluster (directly or as a
-// weighted cluster), in file order.
-func (c *Config) routesTo(cluster string) []routeRef {
-	var out []routeRef
-	c.eachRoute(func(r routeRef) {
-		a := r.route.GetRoute()
-		if a == nil {
-			return
-		}
-		if a.GetCluster() == cluster {
-			out = append(out, r)
-			return
-		}
-		for _, w := range a.GetWeightedClusters().GetClusters() {
-			if w.GetName() == cluster {
-				out = append(out, r)
-				return
-			}
-		}
-	})
-	return out
-}
-
-func (c *Config) eachRoute(f func(routeRef)) {
-	for _, rc := range c.Routes {
-		for _, vh := range rc.GetVirtualHosts() {
-			for i, r := range vh.GetRoutes() {
-				where := fmt.Sprintf("route %q", r.GetName())
-				if r.GetName() == "" {
-					where = fmt.Sprintf("virtual host %q route #%d", vh.GetName(), i)
-				}
-				f(routeRef{route: r, where: where})
-			}
-		}
-	}
-}
-
-// routeNames lists the named routes, for a usage message.
-func (c *Config) routeNames() []string {
-	var names []string
-	c.eachRoute(func(r routeRef) {
-		if n := r.route.GetName(); n != "" {
-			names = append(names, n)
-		}
-	})
-	sort.Strings(names)
-	return names
 }
 
 // RequestHashPolicy finds the hash policy a request to cl goes through, as
@@ -97,40 +41,39 @@ func (c *Config) RequestHashPolicy(cl *Cluster, route string) (HashPolicySource,
 	if len(typed) > 0 {
 		return convertHashPolicies("cluster "+cl.Name()+" consistent_hashing_lb_config", typed)
 	}
-	var refs []routeRef
-	if route != "" {
-		c.eachRoute(func(r routeRef) {
-			if r.route.GetName() == route {
-				refs = append(refs, r)
-			}
-		})
-		if len(refs) == 0 {
-			known := strings.Join(c.routeNames(), ", ")
-			if known == "" {
-				known = "(no named routes loaded)"
-			}
-			return HashPolicySource{}, &UsageError{fmt.Sprintf("--route %q: no route of that name; the named routes are: %s", route, known)}
+	// One entry per route: a route's weighted clusters share its policy.
+	var refs []RouteTarget
+	seen := map[*routev3.RouteAction]bool{}
+	for _, t := range c.RouteTargets() {
+		if (route != "" && t.Route == route || route == "" && t.Cluster == cl.Name()) && !seen[t.Action] {
+			seen[t.Action] = true
+			refs = append(refs, t)
 		}
-	} else {
-		refs = c.routesTo(cl.Name())
+	}
+	if route != "" && len(refs) == 0 {
+		known := strings.Join(c.RouteNames(), ", ")
+		if known == "" {
+			known = "(no named routes loaded)"
+		}
+		return HashPolicySource{}, &UsageError{fmt.Sprintf("--route %q: no route of that name; the named routes are: %s", route, known)}
 	}
 	if len(refs) == 0 {
 		return HashPolicySource{}, nil
 	}
-	first := refs[0].route.GetRoute().GetHashPolicy()
+	first := refs[0].Action.GetHashPolicy()
 	for _, r := range refs[1:] {
-		if !samePolicies(first, r.route.GetRoute().GetHashPolicy()) {
+		if !samePolicies(first, r.Action.GetHashPolicy()) {
 			var where []string
 			for _, r := range refs {
-				where = append(where, r.where)
+				where = append(where, r.Label)
 			}
 			return HashPolicySource{}, &UsageError{fmt.Sprintf("the routes to %s have different hash policies (%s): pick one with --route NAME", cl.Name(), strings.Join(where, ", "))}
 		}
 	}
 	if len(first) == 0 {
-		return HashPolicySource{From: refs[0].where}, nil
+		return HashPolicySource{From: refs[0].Label}, nil
 	}
-	return convertHashPolicies(refs[0].where, first)
+	return convertHashPolicies(refs[0].Label, first)
 }
 
 func samePolicies(a, b []*routev3.RouteAction_HashPolicy) bool {

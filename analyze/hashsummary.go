@@ -16,9 +16,11 @@ import (
 func (c *Config) hashNotes(cl *Cluster, m *Model, s LBSettings) []string {
 	if !IsHashPolicy(m.Policy) {
 		var with []string
-		for _, r := range c.routesTo(m.Name) {
-			if len(r.route.GetRoute().GetHashPolicy()) > 0 {
-				with = append(with, r.where)
+		seen := map[string]bool{}
+		for _, r := range c.RoutesTo(m.Name) {
+			if r.HasHashPolicy() && !seen[r.Label] {
+				seen[r.Label] = true
+				with = append(with, r.Label)
 			}
 		}
 		if len(with) == 0 || m.IsAggregate {

@@ -16,7 +16,7 @@ var _ = register(&Rule{
 			}
 			shadowed := false
 			for _, rt := range p.RoutesTo(cl.Name()) {
-				shadowed = shadowed || rt.HashPolicy
+				shadowed = shadowed || rt.HasHashPolicy()
 			}
 			switch {
 			case p.Target == TargetGRPC:

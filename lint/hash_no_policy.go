@@ -20,7 +20,7 @@ var _ = register(&Rule{
 			}
 			hashed := false
 			for _, rt := range routes {
-				hashed = hashed || rt.HashPolicy
+				hashed = hashed || rt.HasHashPolicy()
 			}
 			if !hashed {
 				p.Report(p.pos(cl.Proto, policyField(cl.Proto)), "cluster %q hashes requests, but no route to it has a hash_policy: every pick is random", cl.Name())

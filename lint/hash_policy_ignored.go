@@ -11,7 +11,7 @@ var _ = register(&Rule{
 	Check: func(p *Pass) {
 		for _, rt := range p.Routes() {
 			cl := p.Cfg.Cluster(rt.Cluster)
-			if cl == nil || !rt.HashPolicy {
+			if cl == nil || !rt.HasHashPolicy() {
 				continue
 			}
 			m := p.Model(cl)

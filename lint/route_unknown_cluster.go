@@ -14,7 +14,7 @@ var _ = register(&Rule{
 		}
 		for _, rt := range p.Routes() {
 			if p.Cfg.Cluster(rt.Cluster) == nil {
-				p.Report(p.Cfg.Sources.ValuePos(rt.Ref, rt.Field), "route targets cluster %q, which is not defined", rt.Cluster)
+				p.Report(rt.Pos, "route targets cluster %q, which is not defined", rt.Cluster)
 			}
 		}
 	},

@@ -4,9 +4,7 @@ import (
 	"strings"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
-	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/lbctl/lbctl/analyze"
 )
@@ -15,7 +13,7 @@ import (
 type shared struct {
 	cfg    *analyze.Config
 	models map[*analyze.Cluster]*analyze.Model
-	routes []*RouteTarget
+	routes []analyze.RouteTarget
 	routed bool
 	pgv    []*Violation
 	pgvRun bool
@@ -35,74 +33,19 @@ func (s *shared) Model(cl *analyze.Cluster) *analyze.Model {
 	return m
 }
 
-// RouteTarget is one cluster a route sends traffic to: the route's own
-// cluster, or one weighted_clusters entry.
-type RouteTarget struct {
-	Route   *routev3.Route
-	Action  *routev3.RouteAction
-	Cluster string
-	// Ref is the message whose "name"/"cluster" field names the cluster
-	// (the RouteAction or the WeightedCluster_ClusterWeight).
-	Ref   proto.Message
-	Field string
-	// Match is the merged subset criteria under envoy.lb: the route's
-	// metadata_match, overridden key by key by the weighted cluster's
-	// (RouteEntryImplBase / WeightedClusterEntry, config_impl.cc).
-	Match      map[string]*structpb.Value
-	HasMatch   bool
-	HashPolicy bool
-}
-
-// Routes lists every route target in the loaded route configurations.
-func (s *shared) Routes() []*RouteTarget {
-	if s.routed {
-		return s.routes
-	}
-	s.routed = true
-	for _, rc := range s.cfg.Routes {
-		for _, vh := range rc.GetVirtualHosts() {
-			for _, r := range vh.GetRoutes() {
-				a := r.GetRoute()
-				if a == nil {
-					continue
-				}
-				base := map[string]*structpb.Value{}
-				hasBase := false
-				if mm := a.GetMetadataMatch().GetFilterMetadata()["envoy.lb"]; mm != nil {
-					hasBase = true
-					for k, v := range mm.GetFields() {
-						base[k] = v
-					}
-				}
-				hash := len(a.GetHashPolicy()) > 0
-				if c := a.GetCluster(); c != "" {
-					s.routes = append(s.routes, &RouteTarget{Route: r, Action: a, Cluster: c, Ref: a, Field: "cluster",
-						Match: base, HasMatch: hasBase, HashPolicy: hash})
-				}
-				for _, wc := range a.GetWeightedClusters().GetClusters() {
-					m := map[string]*structpb.Value{}
-					for k, v := range base {
-						m[k] = v
-					}
-					has := hasBase
-					if mm := wc.GetMetadataMatch().GetFilterMetadata()["envoy.lb"]; mm != nil {
-						has = true
-						for k, v := range mm.GetFields() {
-							m[k] = v
-						}
-					}
-					s.routes = append(s.routes, &RouteTarget{Route: r, Action: a, Cluster: wc.GetName(), Ref: wc, Field: "name",
-						Match: m, HasMatch: has, HashPolicy: hash})
-				}
-			}
-		}
+// Routes lists every route target in the loaded route configurations
+// (analyze.Config.RouteTargets, computed once per run).
+func (s *shared) Routes() []analyze.RouteTarget {
+	if !s.routed {
+		s.routed = true
+		s.routes = s.cfg.RouteTargets()
 	}
 	return s.routes
 }
 
 // RoutesTo lists the route targets naming cluster name.
-func (s *shared) RoutesTo(name string) []*RouteTarget {
-	var out []*RouteTarget
+func (s *shared) RoutesTo(name string) []analyze.RouteTarget {
+	var out []analyze.RouteTarget
 	for _, rt := range s.Routes() {
 		if rt.Cluster == name {
 			out = append(out, rt)

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/lbctl/lbctl/analyze"
 )
@@ -25,13 +24,8 @@ func selectorKeySets(cl *analyze.Cluster) [][]string {
 }
 
 // matchKeys is the sorted key set of a route's subset criteria.
-func matchKeys(rt *RouteTarget) []string {
-	var k []string
-	for key := range rt.Match {
-		k = append(k, key)
-	}
-	sort.Strings(k)
-	return k
+func matchKeys(rt analyze.RouteTarget) []string {
+	return rt.Criteria(nil).Names()
 }
 
 // selectorFor reports whether some selector has exactly keys.

@@ -10,7 +10,7 @@ var _ = register(&Rule{
 	Check: func(p *Pass) {
 		for _, rt := range p.Routes() {
 			cl := p.Cfg.Cluster(rt.Cluster)
-			if cl == nil || !rt.HasMatch || hasSubsets(cl) || p.Model(cl).IsAggregate {
+			if cl == nil || !rt.HasMatch() || hasSubsets(cl) || p.Model(cl).IsAggregate {
 				continue
 			}
 			p.Report(p.pos(rt.Action, "metadata_match"), "route to %q has metadata_match, but the cluster has no subset selectors: the criteria are ignored", rt.Cluster)

@@ -18,10 +18,10 @@ var _ = register(&Rule{
 				continue
 			}
 			switch {
-			case !rt.HasMatch || len(rt.Match) == 0:
-				p.Report(p.pos(rt.Ref, rt.Field), "route to subset cluster %q has no metadata_match and the cluster's fallback_policy is NO_FALLBACK: every request fails", rt.Cluster)
+			case !rt.HasMatch() || len(matchKeys(rt)) == 0:
+				p.Report(rt.KeyPos, "route to subset cluster %q has no metadata_match and the cluster's fallback_policy is NO_FALLBACK: every request fails", rt.Cluster)
 			case !selectorFor(cl, matchKeys(rt)):
-				p.Report(p.pos(rt.Ref, rt.Field), "route to subset cluster %q matches no selector and the cluster's fallback_policy is NO_FALLBACK: every request fails", rt.Cluster)
+				p.Report(rt.KeyPos, "route to subset cluster %q matches no selector and the cluster's fallback_policy is NO_FALLBACK: every request fails", rt.Cluster)
 			}
 		}
 	},

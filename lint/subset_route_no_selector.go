@@ -14,7 +14,7 @@ var _ = register(&Rule{
 	Check: func(p *Pass) {
 		for _, rt := range p.Routes() {
 			cl := p.Cfg.Cluster(rt.Cluster)
-			if cl == nil || !rt.HasMatch || !hasSubsets(cl) || len(rt.Match) == 0 {
+			if cl == nil || !rt.HasMatch() || !hasSubsets(cl) || len(matchKeys(rt)) == 0 {
 				continue
 			}
 			keys := matchKeys(rt)

@@ -12,7 +12,12 @@ import (
 
 // RouteTarget is one cluster a route sends traffic to, with the
 // metadata_match criteria its requests carry to that cluster's subset LB.
+// It is the one view of routes that hash, subset, explain and lint share.
 type RouteTarget struct {
+	// Action is the route's RouteAction; Label names the route in messages
+	// (route "NAME", or route in virtual host "V" when it has no name).
+	Action      *routev3.RouteAction
+	Label       string
 	RouteConfig string
 	VirtualHost string
 	Route       string
@@ -27,8 +32,9 @@ type RouteTarget struct {
 	// RouteMatch and ClusterMatch are the route's and the weighted
 	// cluster's metadata_match envoy.lb structs, nil when absent.
 	RouteMatch, ClusterMatch map[string]any
-	// Pos is where the target cluster is named.
-	Pos Pos
+	// Pos is where the target cluster is named (the value), KeyPos the
+	// key naming it (cluster: or a weighted cluster's name:).
+	Pos, KeyPos Pos
 
 	routeMD, clusterMD *structpb.Struct
 }
@@ -100,20 +106,35 @@ func (c *Config) FindRoute(name string) ([]RouteTarget, Problems, bool) {
 	return nil, nil, false
 }
 
+// RouteTargets lists every route target of the loaded route
+// configurations, in file order.
+func (c *Config) RouteTargets() []RouteTarget {
+	var out []RouteTarget
+	for _, e := range c.routeEntries() {
+		ts, _ := c.routeTargets(e)
+		out = append(out, ts...)
+	}
+	return out
+}
+
 // RoutesTo lists every route target that sends traffic to cluster, in
 // file order.
 func (c *Config) RoutesTo(cluster string) []RouteTarget {
 	var out []RouteTarget
-	for _, e := range c.routeEntries() {
-		ts, _ := c.routeTargets(e)
-		for _, t := range ts {
-			if t.Cluster == cluster {
-				out = append(out, t)
-			}
+	for _, t := range c.RouteTargets() {
+		if t.Cluster == cluster {
+			out = append(out, t)
 		}
 	}
 	return out
 }
+
+// HasMatch reports whether the route or its weighted cluster sets an
+// envoy.lb metadata_match.
+func (t RouteTarget) HasMatch() bool { return t.RouteMatch != nil || t.ClusterMatch != nil }
+
+// HasHashPolicy reports whether the route sets a hash_policy.
+func (t RouteTarget) HasHashPolicy() bool { return len(t.Action.GetHashPolicy()) > 0 }
 
 // RouteProblems checks every route: targets naming a cluster that is not
 // loaded, and weighted clusters whose weights add up to 0.
@@ -137,7 +158,7 @@ func (c *Config) routeTargets(e routeEntry) ([]RouteTarget, Problems) {
 		return nil, nil
 	}
 	var probs Problems
-	base := RouteTarget{RouteConfig: e.rc.GetName(), VirtualHost: e.vh.GetName(), Route: e.r.GetName(), WeightedCluster: -1, Share: 1}
+	base := RouteTarget{Action: a, Label: "route " + routeLabel(e), RouteConfig: e.rc.GetName(), VirtualHost: e.vh.GetName(), Route: e.r.GetName(), WeightedCluster: -1, Share: 1}
 	base.RouteMatch, base.routeMD = metadataMatch(a.GetMetadataMatch())
 	unknown := func(name string, pos Pos) {
 		if len(c.Clusters) > 0 && c.Cluster(name) == nil {
@@ -148,7 +169,7 @@ func (c *Config) routeTargets(e routeEntry) ([]RouteTarget, Problems) {
 	if name := a.GetCluster(); name != "" {
 		t := base
 		t.Cluster = name
-		t.Pos = c.Sources.ValuePos(a, "cluster")
+		t.Pos, t.KeyPos = c.Sources.ValuePos(a, "cluster"), c.Sources.FieldPos(a, "cluster")
 		unknown(name, t.Pos)
 		return []RouteTarget{t}, probs
 	}
@@ -164,7 +185,7 @@ func (c *Config) routeTargets(e routeEntry) ([]RouteTarget, Problems) {
 		t.WeightedCluster = i
 		t.Weight = wc.GetWeight().GetValue()
 		t.ClusterMatch, t.clusterMD = metadataMatch(wc.GetMetadataMatch())
-		t.Pos = c.Sources.ValuePos(wc, "name")
+		t.Pos, t.KeyPos = c.Sources.ValuePos(wc, "name"), c.Sources.FieldPos(wc, "name")
 		if t.Cluster != "" {
 			unknown(t.Cluster, t.Pos)
 		}
