@@ -578,7 +578,7 @@ func (d *decoder) anyMessage(n *yaml.Node, m protoreflect.Message) bool {
 // resolveType finds a message type by type URL, mapping v2 names to their v3
 // successors (legacy is the v3 name then).
 func resolveType(url string) (mt protoreflect.MessageType, legacy string) {
-	name := url[strings.LastIndexByte(url, '/')+1:]
+	name := TypeName(url)
 	if mt, err := protoregistry.GlobalTypes.FindMessageByName(protoreflect.FullName(name)); err == nil {
 		return mt, ""
 	}

@@ -187,7 +187,7 @@ func (c *Config) grpcTraits(cl *Cluster, opt GRPCOptions) lbmodel.ClusterTraits 
 			t.AggregateLeafPoliciesDiffer = len(pols) > 1
 		}
 		if pols := p.GetLoadBalancingPolicy().GetPolicies(); len(pols) > 1 &&
-			typeName(pols[0].GetTypedExtensionConfig().GetTypedConfig()) == "envoy.extensions.load_balancing_policies.cluster_provided.v3.ClusterProvided" {
+			TypeName(pols[0].GetTypedExtensionConfig().GetTypedConfig().GetTypeUrl()) == "envoy.extensions.load_balancing_policies.cluster_provided.v3.ClusterProvided" {
 			t.TypedClusterProvided = true
 		}
 	}
@@ -231,7 +231,7 @@ func (c *Config) grpcTraits(cl *Cluster, opt GRPCOptions) lbmodel.ClusterTraits 
 		(s.Policy == "RING_HASH" && s.Ring.HashFunction == lbmodel.HashMurmur2)
 	t.RingHashBalanceFactor = p.GetCommonLbConfig().GetConsistentHashingLbConfig().GetHashBalanceFactor() != nil
 	t.UseHostnameForHashing = s.Ring.UseHostname
-	for _, tp := range c.grpcPolicyInput(p).LoadBalancingPolicy {
+	for _, tp := range c.GRPCPolicyInput(p).LoadBalancingPolicy {
 		if tp.Type == lbmodel.TypeRingHash && (tp.RingHash.HashFunction == "" || tp.RingHash.HashFunction == "DEFAULT_HASH") {
 			t.RingHashTypedDefaultHash = true
 		}
@@ -292,7 +292,7 @@ func (c *Config) statefulSessionInUse() bool {
 				}
 				for _, hf := range hcm.GetHttpFilters() {
 					if hf.GetName() == "envoy.filters.http.stateful_session" ||
-						typeName(hf.GetTypedConfig()) == "envoy.extensions.filters.http.stateful_session.v3.StatefulSession" {
+						TypeName(hf.GetTypedConfig().GetTypeUrl()) == "envoy.extensions.filters.http.stateful_session.v3.StatefulSession" {
 						return true
 					}
 				}

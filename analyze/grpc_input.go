@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	xdstypev3 "github.com/cncf/xds/go/xds/type/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	lrv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/least_request/v3"
 	ringv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/ring_hash/v3"
@@ -15,11 +16,11 @@ import (
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
-// grpcPolicyInput reads a cluster's LB configuration the way gRPC's CDS
+// GRPCPolicyInput reads a cluster's LB configuration the way gRPC's CDS
 // parser does (grpc-go xdsresource/unmarshal_cds.go, C-core
 // xds_cluster_parser.cc): the lb_policy enum with its ring hash / least
 // request configs, and load_balancing_policy converted entry by entry.
-func (c *Config) grpcPolicyInput(p *clusterv3.Cluster) lbmodel.GRPCPolicyInput {
+func (c *Config) GRPCPolicyInput(p *clusterv3.Cluster) lbmodel.GRPCPolicyInput {
 	in := lbmodel.GRPCPolicyInput{LBPolicy: p.GetLbPolicy().String()}
 	if r := p.GetRingHashLbConfig(); r != nil {
 		in.RingHash.HashFunction = r.GetHashFunction().String()
@@ -51,8 +52,11 @@ func (c *Config) grpcTypedList(lbp *clusterv3.LoadBalancingPolicy, depth int) []
 	}
 	for _, pol := range lbp.GetPolicies() {
 		a := pol.GetTypedExtensionConfig().GetTypedConfig()
-		tp := lbmodel.GRPCTypedPolicy{Type: typeName(a)}
+		tp := lbmodel.GRPCTypedPolicy{Type: TypeName(a.GetTypeUrl())}
 		switch m := c.unpack(a).(type) {
+		case *xdstypev3.TypedStruct:
+			// gRPC's registry names a TypedStruct by the type it wraps.
+			tp.Type = TypeName(m.GetTypeUrl())
 		case *ringv3.RingHash:
 			// DEFAULT_HASH is the proto default: gRPC tells it apart from XX_HASH.
 			tp.RingHash.HashFunction = m.GetHashFunction().String()
@@ -93,10 +97,8 @@ func (c *Config) unpack(a *anypb.Any) proto.Message {
 	return m
 }
 
-func typeName(a *anypb.Any) string {
-	url := a.GetTypeUrl()
-	return url[strings.LastIndexByte(url, '/')+1:]
-}
+// TypeName is the message name a type URL names (its last path element).
+func TypeName(url string) string { return url[strings.LastIndexByte(url, '/')+1:] }
 
 // grpcPolicyName renders a converted policy tree, e.g.
 // "xds_wrr_locality_experimental(round_robin)".
@@ -140,7 +142,7 @@ func (c *Config) grpcCDSOf(cl *Cluster, impl lbmodel.GRPCImpl) grpcCDS {
 	case p.GetType() != clusterv3.Cluster_EDS:
 		out.servedAsEDS = p.GetType().String()
 	}
-	pol, err := lbmodel.GRPCSelectPolicy(c.grpcPolicyInput(p), impl)
+	pol, err := lbmodel.GRPCSelectPolicy(c.GRPCPolicyInput(p), impl)
 	out.policy = pol
 	if err != nil && out.nack == "" {
 		out.nack = err.Error()

@@ -25,7 +25,7 @@ func idleTimeoutInput(p *clusterv3.Cluster) lbmodel.GRPCIdleTimeoutInput {
 	a := uc.GetTypedConfig()
 	in.TypeURL = a.GetTypeUrl()
 	var opts httpv3.HttpProtocolOptions
-	if typeName(a) != httpProtocolOptionsType || a.UnmarshalTo(&opts) != nil {
+	if TypeName(a.GetTypeUrl()) != httpProtocolOptionsType || a.UnmarshalTo(&opts) != nil {
 		return in
 	}
 	if common := opts.GetCommonHttpProtocolOptions(); common != nil {

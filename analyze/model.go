@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"strings"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
@@ -122,15 +121,12 @@ var typedPolicies = map[string]string{
 // (Cluster::ClusterImplBase, upstream_impl.cc: the typed list wins).
 func PolicyName(p *clusterv3.Cluster) string {
 	for _, pol := range p.GetLoadBalancingPolicy().GetPolicies() {
-		url := pol.GetTypedExtensionConfig().GetTypedConfig().GetTypeUrl()
-		name := url[strings.LastIndexByte(url, '/')+1:]
-		if n, ok := typedPolicies[name]; ok {
+		if n, ok := typedPolicies[TypeName(pol.GetTypedExtensionConfig().GetTypedConfig().GetTypeUrl())]; ok {
 			return n
 		}
 	}
 	if len(p.GetLoadBalancingPolicy().GetPolicies()) > 0 {
-		url := p.GetLoadBalancingPolicy().GetPolicies()[0].GetTypedExtensionConfig().GetTypedConfig().GetTypeUrl()
-		return url[strings.LastIndexByte(url, '/')+1:]
+		return TypeName(p.GetLoadBalancingPolicy().GetPolicies()[0].GetTypedExtensionConfig().GetTypedConfig().GetTypeUrl())
 	}
 	return p.GetLbPolicy().String()
 }

@@ -3,6 +3,7 @@ package lint
 import (
 	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
 
+	"github.com/lbctl/lbctl/analyze"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -26,7 +27,7 @@ var _ = register(&Rule{
 			}
 			in := lbmodel.GRPCIdleTimeoutInput{UpstreamConfigSet: true, TypeURL: uc.GetTypedConfig().GetTypeUrl()}
 			hpo, _ := p.Cfg.Sources.Unpacked(uc.GetTypedConfig()).(*httpv3.HttpProtocolOptions)
-			if hpo == nil && typeName(in.TypeURL) == "envoy.extensions.upstreams.http.v3.HttpProtocolOptions" {
+			if hpo == nil && analyze.TypeName(in.TypeURL) == "envoy.extensions.upstreams.http.v3.HttpProtocolOptions" {
 				hpo = &httpv3.HttpProtocolOptions{}
 				_ = uc.GetTypedConfig().UnmarshalTo(hpo)
 			}

@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"strings"
-
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	"google.golang.org/protobuf/proto"
 
@@ -63,9 +61,6 @@ func (s *shared) Typed(c *clusterv3.Cluster) []proto.Message {
 	}
 	return out
 }
-
-// typeName is the last path element of a type URL.
-func typeName(url string) string { return url[strings.LastIndexByte(url, '/')+1:] }
 
 // isHashPolicy reports whether an effective policy name hashes requests.
 func isHashPolicy(name string) bool { return name == "RING_HASH" || name == "MAGLEV" }
