@@ -121,3 +121,20 @@ func hostsYAML(prefix string, n, healthy int) string {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestLocalClusterOverride: --local-cluster replaces the bootstrap's
+// local_cluster_name everywhere, notes included.
+func TestLocalClusterOverride(t *testing.T) {
+	cfg, err := Load([]Input{{Path: "../fixtures/locality/zone-missing-local.yaml"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := cfg.Explain([]*Cluster{cfg.Cluster("backend")}, ExplainOptions{LocalCluster: "mesh"})
+	if notes := strings.Join(r.Clusters[0].Notes, "\n"); !strings.Contains(notes, `the local cluster "mesh" is not in the loaded config`) {
+		t.Errorf("notes ignore --local-cluster:\n%s", notes)
+	}
+	r, _ = cfg.Explain([]*Cluster{cfg.Cluster("backend")}, ExplainOptions{LocalCluster: "local"})
+	if z := r.Clusters[0].ZoneRouting; z == nil || z.State != "LocalityDirect" {
+		t.Errorf("with --local-cluster local: zone routing %+v", z)
+	}
+}

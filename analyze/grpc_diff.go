@@ -221,12 +221,8 @@ func (c *Config) grpcTraits(cl *Cluster, opt GRPCOptions) lbmodel.ClusterTraits 
 	t.LocalityWeightedLB = s.LocalityWeighted
 	t.HasSubsets = p.GetLbSubsetConfig() != nil
 	t.PanicThresholdSet = p.GetCommonLbConfig().GetHealthyPanicThreshold() != nil
-	t.ZoneAware = s.ZoneAwareSet || opt.LocalCluster != ""
-	for _, b := range c.Bootstraps {
-		if n := b.GetClusterManager().GetLocalClusterName(); n != "" && n != cl.Name() {
-			t.ZoneAware = true
-		}
-	}
+	local := c.LocalClusterName(opt.ExplainOptions)
+	t.ZoneAware = s.ZoneAwareSet || local != "" && local != cl.Name()
 	t.RingHashMurmur = p.GetRingHashLbConfig().GetHashFunction() == clusterv3.Cluster_RingHashLbConfig_MURMUR_HASH_2 ||
 		(s.Policy == "RING_HASH" && s.Ring.HashFunction == lbmodel.HashMurmur2)
 	t.RingHashBalanceFactor = p.GetCommonLbConfig().GetConsistentHashingLbConfig().GetHashBalanceFactor() != nil

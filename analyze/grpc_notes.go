@@ -53,12 +53,7 @@ func (r *grpcRun) ignoredNotes(cl *Cluster, leaves []string) {
 	c := r.c
 	names := append([]string{cl.Name()}, leaves...)
 	seen := map[string]bool{}
-	localCluster := r.opt.LocalCluster
-	for _, b := range c.Bootstraps {
-		if localCluster == "" {
-			localCluster = b.GetClusterManager().GetLocalClusterName()
-		}
-	}
+	localCluster := c.LocalClusterName(r.opt.ExplainOptions)
 	for _, n := range names {
 		x := c.Cluster(n)
 		if x == nil || seen[n] {

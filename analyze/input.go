@@ -63,14 +63,7 @@ func (c *Config) clusterInput(cl *Cluster, m *Model, s LBSettings, opt ExplainOp
 	}
 	in.LB = hp.lb
 
-	local := opt.LocalCluster
-	if local == "" {
-		for _, b := range c.Bootstraps {
-			if n := b.GetClusterManager().GetLocalClusterName(); n != "" {
-				local = n
-			}
-		}
-	}
+	local := c.LocalClusterName(opt)
 	zone, zoneKnown := c.nodeLocality(opt)
 	in.NodeLocality, in.HasNodeLocality = zone, zoneKnown
 	if local != "" && local != m.Name && !m.IsAggregate {

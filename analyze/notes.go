@@ -9,7 +9,7 @@ import (
 
 // notes explain, in plain language, why a cluster's numbers are what they
 // are: spill-over, panic, ignored settings, what lbctl cannot compute.
-func (c *Config) notes(cl *Cluster, m *Model, s LBSettings, in lbmodel.ClusterInput, sh lbmodel.Shares, hp *hostPolicy) []string {
+func (c *Config) notes(cl *Cluster, m *Model, s LBSettings, in lbmodel.ClusterInput, sh lbmodel.Shares, hp *hostPolicy, opt ExplainOptions) []string {
 	out := c.subsetNotes(cl)
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	if len(m.Hosts) == 0 {
@@ -100,14 +100,14 @@ func (c *Config) notes(cl *Cluster, m *Model, s LBSettings, in lbmodel.ClusterIn
 		if sh.LocalClusterPanic {
 			add("zone-aware routing is skipped: the local cluster is in panic")
 		}
-	} else if name := c.LocalClusterName(ExplainOptions{}); name == "" && s.ZoneAwareSet {
+	} else if name := c.LocalClusterName(opt); name == "" && s.ZoneAwareSet {
 		add("zone_aware_lb_config is set but no local cluster is configured (cluster_manager.local_cluster_name or --local-cluster), so zone-aware routing never happens")
 	} else if name != "" && c.Cluster(name) == nil && name != m.Name {
 		add("the local cluster %q is not in the loaded config, so zone-aware routing cannot be computed", name)
 	} else if name != "" && s.LocalityWeighted {
 		// Locality weighting takes precedence; nothing to add.
 	} else if name != "" {
-		if _, ok := c.nodeLocality(ExplainOptions{}); !ok {
+		if _, ok := c.nodeLocality(opt); !ok {
 			add("a local cluster is configured but this Envoy's locality is unknown (node.locality or --zone), so zone-aware routing cannot be computed")
 		}
 	}

@@ -214,7 +214,7 @@ func (c *Config) explainCluster(cl *Cluster, opt ExplainOptions) (ClusterReport,
 	if shares.Zone != nil {
 		cr.ZoneRouting = zoneReport(shares.Zone)
 	}
-	cr.Notes = append(cr.Notes, c.notes(cl, m, s, in, shares, hostLB)...)
+	cr.Notes = append(cr.Notes, c.notes(cl, m, s, in, shares, hostLB, opt)...)
 	return cr, nil
 }
 
