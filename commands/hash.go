@@ -59,20 +59,11 @@ func runHash(ctx context.Context, cmd *cli.Command) error {
 	if name == "" {
 		return usageErrorf("hash: --cluster NAME is required")
 	}
-	files := cmd.Args().Slice()
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
-	cfg, err := loadInputs(cmd, files)
+	cfg, cl, err := loadCluster(cmd, name)
 	if err != nil {
 		return err
 	}
-	printWarnings(cmd, cfg)
-	clusters, err := selectClusters(cfg, []string{name})
-	if err != nil {
-		return err
-	}
-	report, err := cfg.Hash(clusters[0], opt)
+	report, err := cfg.Hash(cl, opt)
 	if err != nil {
 		var ue *analyze.UsageError
 		if errors.As(err, &ue) {

@@ -25,6 +25,26 @@ func loadInputs(cmd *cli.Command, files []string) (*analyze.Config, error) {
 	return cfg, nil
 }
 
+// loadCluster is the start of the single-cluster commands (hash, subset,
+// session): read the FILE arguments (stdin when there are none), print the
+// load warnings, and find the --cluster.
+func loadCluster(cmd *cli.Command, name string) (*analyze.Config, *analyze.Cluster, error) {
+	files := cmd.Args().Slice()
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	cfg, err := loadInputs(cmd, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	printWarnings(cmd, cfg)
+	clusters, err := selectClusters(cfg, []string{name})
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, clusters[0], nil
+}
+
 // printWarnings writes load warnings to stderr, one per line.
 func printWarnings(cmd *cli.Command, cfg *analyze.Config) {
 	for _, p := range cfg.Problems {

@@ -42,10 +42,6 @@ Examples:
 }
 
 func runSession(_ context.Context, cmd *cli.Command) error {
-	files := cmd.Args().Slice()
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
 	opt := analyze.SessionOptions{States: map[string]lbmodel.Connectivity{}}
 	for _, c := range cmd.StringSlice("cookie") {
 		for _, a := range strings.Split(c, ",") {
@@ -79,12 +75,7 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 		}
 		opt.SetHealth = append(opt.SetHealth, o)
 	}
-	cfg, err := loadInputs(cmd, files)
-	if err != nil {
-		return err
-	}
-	printWarnings(cmd, cfg)
-	clusters, err := selectClusters(cfg, []string{cmd.String("cluster")})
+	cfg, cl, err := loadCluster(cmd, cmd.String("cluster"))
 	if err != nil {
 		return err
 	}
@@ -93,7 +84,6 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 			return usageErrorf("--ready %s: no such cluster", o.Spec)
 		}
 	}
-	cl := clusters[0]
 	rep, err := cfg.Session(cl, opt)
 	if err != nil {
 		var pos string

@@ -53,20 +53,11 @@ func runSubset(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	files := cmd.Args().Slice()
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
-	cfg, err := loadInputs(cmd, files)
+	cfg, cl, err := loadCluster(cmd, name)
 	if err != nil {
 		return err
 	}
-	printWarnings(cmd, cfg)
-	clusters, err := selectClusters(cfg, []string{name})
-	if err != nil {
-		return err
-	}
-	report, probs, err := cfg.SubsetReport(clusters[0], analyze.SubsetOptions{Match: match, Route: cmd.String("route")})
+	report, probs, err := cfg.SubsetReport(cl, analyze.SubsetOptions{Match: match, Route: cmd.String("route")})
 	probs.Sort()
 	for _, p := range probs {
 		if p.Severity != analyze.SevError {
