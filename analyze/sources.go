@@ -99,19 +99,8 @@ func (s *Sources) Line(file string, n int) string {
 	return ls[n-1]
 }
 
-// Comments returns the comments written on and just above the node of m's
-// field (or m itself), for inline suppressions.
-func (s *Sources) Comments(file string, line int) []string {
-	var out []string
-	for _, n := range []int{line - 1, line} {
-		if l := s.Line(file, n); l != "" {
-			if i := strings.Index(l, "#"); i >= 0 {
-				out = append(out, strings.TrimSpace(l[i+1:]))
-			}
-		}
-	}
-	return out
-}
+// Lines returns every line of file, for scans such as inline suppressions.
+func (s *Sources) Lines(file string) []string { return s.lines[file] }
 
 func (s *Sources) addFile(file string, data []byte) {
 	s.lines[file] = strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")

@@ -147,11 +147,8 @@ func suppress(cfg *analyze.Config, fs []Finding, disabled map[string]bool) []Fin
 	byLine := map[analyze.Pos]*suppression{} // keyed by file and line (Col 0)
 	var all []*suppression
 	for _, file := range cfg.Files {
-		for n := 1; ; n++ {
-			line := cfg.Sources.Line(file, n)
-			if line == "" && !hasMoreLines(cfg, file, n) {
-				break // Sources has no line count: 50 blank lines end the scan
-			}
+		for n0, line := range cfg.Sources.Lines(file) {
+			n := n0 + 1
 			i := strings.Index(line, "#")
 			if i < 0 {
 				continue
@@ -206,15 +203,6 @@ func suppress(cfg *analyze.Config, fs []Finding, disabled map[string]bool) []Fin
 			Message: msg, Hint: r.Hint, Target: TargetEnvoy})
 	}
 	return out
-}
-
-func hasMoreLines(cfg *analyze.Config, file string, n int) bool {
-	for k := n; k < n+50; k++ {
-		if cfg.Sources.Line(file, k) != "" {
-			return true
-		}
-	}
-	return false
 }
 
 func matchSuppression(byLine map[analyze.Pos]*suppression, f Finding) *suppression {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lbctl/lbctl/analyze"
@@ -45,6 +46,12 @@ load_assignment:
 	}
 	if fs := lintString(t, plain, Options{Disable: []string{"overprovisioning-below-100"}}); len(fs) != 0 {
 		t.Errorf("disabled rule reported: %+v", fs)
+	}
+	// A suppression far down a file, after a long run of blank lines, is
+	// still read.
+	late := strings.Replace(suppressed, "  policy:\n", "\n"+strings.Repeat("\n", 80)+"  policy:\n", 1)
+	if fs := lintString(t, late, Options{}); len(fs) != 0 {
+		t.Errorf("suppression after blank lines ignored: %+v", fs)
 	}
 	// A suppression for a disabled rule is not reported as unused.
 	if fs := lintString(t, suppressed, Options{Disable: []string{"LB1505"}}); len(fs) != 0 {
