@@ -282,7 +282,7 @@ func (c *Config) statefulSessionInUse() bool {
 		}
 		for _, fc := range chains {
 			for _, f := range fc.GetFilters() {
-				hcm, ok := c.unpack(f.GetTypedConfig()).(*hcmv3.HttpConnectionManager)
+				hcm, ok := c.Sources.Unpacked(f.GetTypedConfig()).(*hcmv3.HttpConnectionManager)
 				if !ok {
 					continue
 				}

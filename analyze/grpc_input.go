@@ -10,8 +10,6 @@ import (
 	lrv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/least_request/v3"
 	ringv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/ring_hash/v3"
 	wrrv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/wrr_locality/v3"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/lbctl/lbctl/lbmodel"
 )
@@ -53,7 +51,7 @@ func (c *Config) grpcTypedList(lbp *clusterv3.LoadBalancingPolicy, depth int) []
 	for _, pol := range lbp.GetPolicies() {
 		a := pol.GetTypedExtensionConfig().GetTypedConfig()
 		tp := lbmodel.GRPCTypedPolicy{Type: TypeName(a.GetTypeUrl())}
-		switch m := c.unpack(a).(type) {
+		switch m := c.Sources.Unpacked(a).(type) {
 		case *xdstypev3.TypedStruct:
 			// gRPC's registry names a TypedStruct by the type it wraps.
 			tp.Type = TypeName(m.GetTypeUrl())
@@ -79,22 +77,6 @@ func (c *Config) grpcTypedList(lbp *clusterv3.LoadBalancingPolicy, depth int) []
 		out = append(out, tp)
 	}
 	return out
-}
-
-// unpack returns a typed config's message, decoding it when the loader
-// did not record it (nested Any values).
-func (c *Config) unpack(a *anypb.Any) proto.Message {
-	if a == nil {
-		return nil
-	}
-	if m := c.Sources.Unpacked(a); m != nil {
-		return m
-	}
-	m, err := a.UnmarshalNew()
-	if err != nil {
-		return nil
-	}
-	return m
 }
 
 // TypeName is the message name a type URL names (its last path element).
@@ -151,7 +133,7 @@ func (c *Config) grpcCDSOf(cl *Cluster, impl lbmodel.GRPCImpl) grpcCDS {
 		out.failure = pol.DeferredError
 	}
 	if impl == lbmodel.GRPCCore && out.nack == "" {
-		if _, err := lbmodel.GRPCSessionIdleTimeout(idleTimeoutInput(p)); err != nil {
+		if _, err := lbmodel.GRPCSessionIdleTimeout(IdleTimeoutInput(p)); err != nil {
 			out.nack = err.Error()
 		}
 	}

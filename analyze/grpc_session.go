@@ -14,8 +14,9 @@ import (
 // upstream_config type of HTTP protocol options.
 const httpProtocolOptionsType = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions"
 
-// idleTimeoutInput reads Cluster.upstream_config as gRFC A75 does.
-func idleTimeoutInput(p *clusterv3.Cluster) lbmodel.GRPCIdleTimeoutInput {
+// IdleTimeoutInput reads Cluster.upstream_config as gRFC A75 does, for
+// lbmodel.GRPCSessionIdleTimeout.
+func IdleTimeoutInput(p *clusterv3.Cluster) lbmodel.GRPCIdleTimeoutInput {
 	in := lbmodel.GRPCIdleTimeoutInput{}
 	uc := p.GetUpstreamConfig()
 	if uc == nil {
@@ -89,7 +90,7 @@ func (c *Config) Session(cl *Cluster, opt SessionOptions) (*SessionReport, error
 	if cds.nack != "" {
 		return nil, fmt.Errorf("gRPC (C-core) NACKs cluster %s: %s", cl.Name(), cds.nack)
 	}
-	idle, err := lbmodel.GRPCSessionIdleTimeout(idleTimeoutInput(cl.Proto))
+	idle, err := lbmodel.GRPCSessionIdleTimeout(IdleTimeoutInput(cl.Proto))
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,6 @@
 package lint
 
 import (
-	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
-
 	"github.com/lbctl/lbctl/analyze"
 	"github.com/lbctl/lbctl/lbmodel"
 )
@@ -25,23 +23,13 @@ var _ = register(&Rule{
 			if uc == nil {
 				continue
 			}
-			in := lbmodel.GRPCIdleTimeoutInput{UpstreamConfigSet: true, TypeURL: uc.GetTypedConfig().GetTypeUrl()}
-			hpo, _ := p.Cfg.Sources.Unpacked(uc.GetTypedConfig()).(*httpv3.HttpProtocolOptions)
-			if hpo == nil && analyze.TypeName(in.TypeURL) == "envoy.extensions.upstreams.http.v3.HttpProtocolOptions" {
-				hpo = &httpv3.HttpProtocolOptions{}
-				_ = uc.GetTypedConfig().UnmarshalTo(hpo)
-			}
-			if o := hpo.GetCommonHttpProtocolOptions(); o != nil {
-				in.CommonHTTPOptionsSet = true
-				if it := o.GetIdleTimeout(); it != nil {
-					in.IdleTimeoutSet, in.Seconds, in.Nanos = true, it.GetSeconds(), it.GetNanos()
-				}
-			}
+			in := analyze.IdleTimeoutInput(c)
+			holdsHTTPOptions := analyze.TypeName(in.TypeURL) == "envoy.extensions.upstreams.http.v3.HttpProtocolOptions"
 			_, err := lbmodel.GRPCSessionIdleTimeout(in)
 			switch {
 			case p.Target == TargetGRPC && err != nil:
 				p.Report(p.pos(c, "upstream_config"), "cluster %q: grpc-core NACKs upstream_config: %v", c.GetName(), err)
-			case p.Target == TargetEnvoy && hpo != nil:
+			case p.Target == TargetEnvoy && holdsHTTPOptions:
 				p.Report(p.pos(c, "upstream_config"), "cluster %q: upstream_config holds HttpProtocolOptions (gRPC's idle_timeout); Envoy expects a connection pool factory here", c.GetName())
 			}
 		}
