@@ -1,5 +1,7 @@
 package lint
 
+import "github.com/lbctl/lbctl/analyze"
+
 // LB1402 hash-no-policy (HASH-NO-POLICY).
 var _ = register(&Rule{
 	ID: "LB1402", Name: "hash-no-policy", Spec: "HASH-NO-POLICY",
@@ -11,7 +13,7 @@ var _ = register(&Rule{
 	Hint: "Add a hash_policy (header, cookie, source IP...) to the routes, or use a non-hashing policy.",
 	Check: func(p *Pass) {
 		for _, cl := range p.Cfg.Clusters {
-			if !isHashPolicy(p.Model(cl).Policy) || clusterHashPolicy(p, cl.Proto) {
+			if !analyze.IsHashPolicy(p.Model(cl).Policy) || clusterHashPolicy(p, cl.Proto) {
 				continue
 			}
 			routes := p.RoutesTo(cl.Name())

@@ -1,5 +1,7 @@
 package lint
 
+import "github.com/lbctl/lbctl/analyze"
+
 // LB1401 hash-policy-ignored (HASH-POLICY-IGNORED).
 var _ = register(&Rule{
 	ID: "LB1401", Name: "hash-policy-ignored", Spec: "HASH-POLICY-IGNORED",
@@ -15,7 +17,7 @@ var _ = register(&Rule{
 				continue
 			}
 			m := p.Model(cl)
-			if m.IsAggregate || isHashPolicy(m.Policy) {
+			if m.IsAggregate || analyze.IsHashPolicy(m.Policy) {
 				continue // aggregates: LB1211
 			}
 			p.Report(p.pos(rt.Action, "hash_policy"), "route to %q has hash_policy, but the cluster's LB is %s, which ignores the hash", rt.Cluster, m.Policy)

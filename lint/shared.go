@@ -62,9 +62,6 @@ func (s *shared) Typed(c *clusterv3.Cluster) []proto.Message {
 	return out
 }
 
-// isHashPolicy reports whether an effective policy name hashes requests.
-func isHashPolicy(name string) bool { return name == "RING_HASH" || name == "MAGLEV" }
-
 // providesLB reports whether the cluster's type brings its own load
 // balancer (cluster_factory: ORIGINAL_DST and custom cluster types such as
 // envoy.clusters.aggregate).
