@@ -42,31 +42,16 @@ func runExplainGRPC(cmd *cli.Command, cfg *analyze.Config, clusters []*analyze.C
 	if err != nil {
 		return err
 	}
-	t := termFor(cmd)
 	if semantics == "both" {
 		both, err := cfg.ExplainBoth(clusters, g)
 		if err != nil {
-			return usageErrorf("%v", err)
+			return usageErrorf("%v", err) // --ready problems
 		}
-		switch cmd.String("output") {
-		case "json":
-			return writeJSON(t.Out, both)
-		case "yaml":
-			return writeYAML(t.Out, both)
-		}
-		renderBoth(t, both, g.Impl, cmd.Bool("all"))
-		return nil
+		return writeOutput(cmd, both, func(t *Term) { renderBoth(t, both, g.Impl, cmd.Bool("all")) })
 	}
 	report, err := cfg.ExplainGRPC(clusters, g)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return usageErrorf("%v", err) // --ready problems
 	}
-	switch cmd.String("output") {
-	case "json":
-		return writeJSON(t.Out, report)
-	case "yaml":
-		return writeYAML(t.Out, report)
-	}
-	renderExplainGRPC(t, report, g.Impl, cmd.Bool("all"))
-	return nil
+	return writeOutput(cmd, report, func(t *Term) { renderExplainGRPC(t, report, g.Impl, cmd.Bool("all")) })
 }

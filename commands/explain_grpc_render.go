@@ -35,7 +35,7 @@ func renderGRPCCluster(t *Term, c analyze.ClusterReport, impl lbmodel.GRPCImpl, 
 	if c.NoHostShare >= 1 {
 		meta = append(meta, t.Style().Foreground(lipgloss.Color("9")).Bold(true).Render("RPCs FAIL"))
 	}
-	fmt.Fprintf(t.Out, "%s  %s\n", title, t.Style().Faint(true).Render(strings.Join(meta, " · ")))
+	fmt.Fprint(t.Out, headline(t, title, meta)+"\n")
 	if c.File != "" {
 		fmt.Fprintln(t.Out, t.Style().Faint(true).Render("  "+c.File))
 	}

@@ -436,7 +436,7 @@ func TestGRPCText(t *testing.T) {
 		return ""
 	}
 	out, _, code := grpcCLI(t, "--semantics", "grpc", "explain", "../fixtures/grpc/failover.yaml")
-	if code != 0 || !strings.Contains(out, "svc  gRPC (grpc-core) · xds_wrr_locality_experimental(round_robin)") ||
+	if code != 0 || !strings.Contains(out, "svc  gRPC (grpc-core), xds_wrr_locality_experimental(round_robin)") ||
 		!strings.Contains(out, "P0           10       7  100%") {
 		t.Errorf("grpc text:\n%s", out)
 	}

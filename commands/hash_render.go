@@ -20,7 +20,7 @@ func renderHash(t *Term, r *analyze.HashReport, all bool) {
 	if r.TableSize != nil {
 		meta = append(meta, fmt.Sprintf("table size %d", *r.TableSize))
 	}
-	fmt.Fprintf(t.Out, "%s  %s\n", title, t.Style().Faint(true).Render(strings.Join(meta, " · ")))
+	fmt.Fprint(t.Out, headline(t, title, meta)+"\n")
 
 	unit := "ENTRIES"
 	if r.TableSize != nil {

@@ -169,5 +169,5 @@ func severities(r *lint.Rule) string {
 			parts = append(parts, string(t)+": "+s.String())
 		}
 	}
-	return strings.Join(parts, " · ")
+	return strings.Join(parts, ", ")
 }

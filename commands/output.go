@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 	"go.yaml.in/yaml/v3"
@@ -18,8 +19,29 @@ func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
 	case "yaml":
 		return writeYAML(t.Out, v)
 	}
+	if !t.Unicode() {
+		// Notes and decision paths are prose with a few typographic
+		// characters; in a pipe they become ASCII like the tables.
+		plain := *t
+		plain.Out = asciiWriter{t.Out}
+		t = &plain
+	}
 	render(t)
 	return nil
+}
+
+// asciiText replaces the typographic characters lbctl's prose uses.
+var asciiText = strings.NewReplacer("→", "->", "×", "x", "—", "-", "–", "-", "·", ",", "…", "...", "≥", ">=", "≤", "<=")
+
+// asciiWriter writes text with asciiText applied. lbctl writes whole
+// strings, so a character is never split across writes.
+type asciiWriter struct{ w io.Writer }
+
+func (a asciiWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(a.w, asciiText.Replace(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -230,14 +230,11 @@ func wrap(s string, width int, indent string) string {
 	return b.String()
 }
 
-// headline writes a cluster's name and its facts separated by " · ",
+// headline writes a cluster's name and its facts separated by t.sep(),
 // breaking between facts (never inside one) so that the line is not
 // wrapped by an 80-column terminal in the middle of a number.
 func headline(t *Term, title string, facts []string) string {
-	sep := " · "
-	if !t.Unicode() {
-		sep = ", "
-	}
+	sep := t.sep()
 	faint := t.Style().Faint(true)
 	var b strings.Builder
 	b.WriteString(title)

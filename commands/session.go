@@ -113,7 +113,7 @@ func renderSession(t *Term, r *analyze.SessionReport) {
 	}
 	fmt.Fprintln(t.Out)
 	fmt.Fprintln(t.Out, wrap(r.Reason, t.Width, ""))
-	fmt.Fprintf(t.Out, "override_host_status [%s] · idle_timeout %s\n", strings.Join(r.OverrideHostStatus, ", "), r.IdleTimeout)
+	fmt.Fprintf(t.Out, "override_host_status [%s]%sidle_timeout %s\n", strings.Join(r.OverrideHostStatus, ", "), t.sep(), r.IdleTimeout)
 	rows := make([][]string, 0, len(r.Endpoints))
 	for _, e := range r.Endpoints {
 		rows = append(rows, []string{e.Address, "P" + fmt.Sprint(e.Priority), strings.ToLower(e.Health), e.State})

@@ -20,7 +20,7 @@ func renderSubset(t *Term, r *analyze.SubsetReport) {
 	if r.DefaultSubset != nil {
 		meta = append(meta, "default subset "+criteriaText(r.DefaultSubset.Values))
 	}
-	fmt.Fprintf(t.Out, "%s  %s\n\n", title, t.Style().Faint(true).Render(strings.Join(meta, " · ")))
+	fmt.Fprint(t.Out, headline(t, title, meta)+"\n\n")
 
 	rows := make([][]string, 0, len(r.Subsets)+1)
 	for _, s := range r.Subsets {
@@ -49,7 +49,7 @@ func renderSubset(t *Term, r *analyze.SubsetReport) {
 		fmt.Fprintln(t.Out)
 		head := "route " + rr.Route
 		if rr.WeightedCluster != nil {
-			head += fmt.Sprintf(" · weighted cluster %d (weight %d, %s of the route's requests)", *rr.WeightedCluster, rr.Weight, fpct(rr.TrafficShare))
+			head += t.sep() + fmt.Sprintf("weighted cluster %d (weight %d, %s of the route's requests)", *rr.WeightedCluster, rr.Weight, fpct(rr.TrafficShare))
 		}
 		fmt.Fprintln(t.Out, t.Style().Bold(true).Render(head))
 		fmt.Fprintf(t.Out, "  route criteria %s, weighted cluster criteria %s\n", criteriaText(rr.RouteMatch), criteriaText(rr.ClusterMatch))

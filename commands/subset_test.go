@@ -357,8 +357,8 @@ func TestSubsetTextAndYAML(t *testing.T) {
 	}
 	for _, want := range []string{
 		`{stage: "prod", v: "1.0"}         2  10.0.0.1:80, 10.0.0.2:80  selector 0`,
-		`no subset for {v: "1.0"}; fallback DEFAULT_SUBSET {stage: "prod"} → 10.0.0.1:80, 10.0.0.2:80`,
-		`→ fallback (DEFAULT_SUBSET): 10.0.0.1:80, 10.0.0.2:80`,
+		`no subset for {v: "1.0"}; fallback DEFAULT_SUBSET {stage: "prod"} -> 10.0.0.1:80, 10.0.0.2:80`,
+		`-> fallback (DEFAULT_SUBSET): 10.0.0.1:80, 10.0.0.2:80`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text output lacks %q:\n%s", want, out)

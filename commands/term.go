@@ -103,6 +103,15 @@ func (t *Term) Style() lipgloss.Style { return t.r.NewStyle() }
 func (t *Term) Unicode() bool { return t.TTY && !t.dumb }
 
 // ellipsis is "…" on a terminal and "..." in a pipe.
+// sep separates facts on one line: a middle dot on a terminal, a comma in
+// a pipe (piped output is plain ASCII).
+func (t *Term) sep() string {
+	if t.Unicode() {
+		return " · "
+	}
+	return ", "
+}
+
 func (t *Term) ellipsis() string {
 	if t.Unicode() {
 		return "…"
