@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/urfave/cli/v3"
+	"github.com/lbctl/lbctl/analyze/config"
 
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/urfave/cli/v3"
 )
 
 // Shell completion. The scripts in completions/ (printed by `lbctl
@@ -27,7 +27,7 @@ import (
 // added later complete without changes here. Only flag values need
 // knowledge: flagValues below, keyed by flag name, then the "expected one
 // of a, b, c" message of the flag's oneOf validator, then cluster names
-// read from the FILE arguments on the line (analyze.QuickClusterNames:
+// read from the FILE arguments on the line (config.QuickClusterNames:
 // YAML only, never the full model, so a TAB stays fast).
 
 // completeDirective is the last line of a completion answer.
@@ -46,7 +46,7 @@ var flagValues = map[string][]string{
 	"semantics": {"envoy", "grpc", "both"},
 	"target":    {"envoy", "grpc", "both"},
 	"color":     {"auto", "always", "never"},
-	"kind":      analyze.Kinds,
+	"kind":      config.Kinds,
 }
 
 // clusterFlags take a cluster name: their values are the clusters defined
@@ -136,7 +136,7 @@ func flagValueCompletion(f cli.Flag, files []string, prefix, cur string) complet
 	var values []string
 	switch {
 	case clusterFlags[name]:
-		values = analyze.QuickClusterNames(files)
+		values = config.QuickClusterNames(files)
 	case flagValues[name] != nil:
 		values = flagValues[name]
 	default:

@@ -6,9 +6,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/explain"
+	"github.com/lbctl/lbctl/analyze/model"
+
 	"github.com/urfave/cli/v3"
 
-	"github.com/lbctl/lbctl/analyze"
 	"github.com/lbctl/lbctl/fixtures"
 	"github.com/lbctl/lbctl/lbmodel"
 )
@@ -47,10 +50,10 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	var cfg *analyze.Config
+	var cfg *config.Config
 	if len(files) == 0 && !stdinHasData(cmd) {
 		fmt.Fprintln(cmd.Root().ErrWriter, "lbctl: no FILE given: explaining the built-in example ("+fixtures.ExampleName+"); run `lbctl explain FILE` for your own config")
-		cfg, err = analyze.LoadBytes(fixtures.ExampleName, fixtures.Example, "")
+		cfg, err = config.LoadBytes(fixtures.ExampleName, fixtures.Example, "")
 		if err != nil {
 			return inputError(err)
 		}
@@ -75,15 +78,15 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 	if s := cmd.String("semantics"); s != "envoy" {
 		return runExplainGRPC(cmd, cfg, clusters, opt, s)
 	}
-	report, err := cfg.Explain(clusters, opt)
+	report, err := explain.Build(cfg, clusters, opt)
 	if err != nil {
 		return inputError(err)
 	}
 	return writeOutput(cmd, report, func(t *Term) { renderExplain(t, report, cmd.Bool("all")) })
 }
 
-func explainOptions(cmd *cli.Command) (analyze.ExplainOptions, error) {
-	opt := analyze.ExplainOptions{LocalCluster: cmd.String("local-cluster")}
+func explainOptions(cmd *cli.Command) (model.Options, error) {
+	opt := model.Options{LocalCluster: cmd.String("local-cluster")}
 	if z := cmd.String("zone"); z != "" {
 		parts := strings.Split(z, "/")
 		if len(parts) < 2 || len(parts) > 3 {
@@ -111,7 +114,7 @@ func explainOptions(cmd *cli.Command) (analyze.ExplainOptions, error) {
 		opt.ActiveRequests[addr] = v
 	}
 	for _, s := range cmd.StringSlice("set-health") {
-		o, err := analyze.ParseHealthOverride(s)
+		o, err := model.ParseHealthOverride(s)
 		if err != nil {
 			return opt, usageErrorf("%v", err)
 		}

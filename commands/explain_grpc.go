@@ -1,9 +1,12 @@
 package commands
 
 import (
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/explain"
+	"github.com/lbctl/lbctl/analyze/grpc"
+	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/urfave/cli/v3"
 
-	"github.com/lbctl/lbctl/analyze"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -19,15 +22,15 @@ func grpcFlags() []cli.Flag {
 }
 
 // grpcOptions reads the gRPC flags on top of explain's options.
-func grpcOptions(cmd *cli.Command, opt analyze.ExplainOptions) (analyze.GRPCOptions, error) {
-	g := analyze.GRPCOptions{ExplainOptions: opt, BackwardCompat: cmd.Bool("grpc-aggregate-backward-compat")}
+func grpcOptions(cmd *cli.Command, opt model.Options) (grpc.GRPCOptions, error) {
+	g := grpc.GRPCOptions{Options: opt, BackwardCompat: cmd.Bool("grpc-aggregate-backward-compat")}
 	if cmd.String("grpc-impl") == "go" {
 		g.Impl = lbmodel.GRPCGo
 	} else {
 		g.Impl = lbmodel.GRPCCore
 	}
 	for _, s := range cmd.StringSlice("ready") {
-		o, err := analyze.ParseReady(s)
+		o, err := grpc.ParseReady(s)
 		if err != nil {
 			return g, usageErrorf("%v", err)
 		}
@@ -37,19 +40,23 @@ func grpcOptions(cmd *cli.Command, opt analyze.ExplainOptions) (analyze.GRPCOpti
 }
 
 // runExplainGRPC is explain with --semantics grpc or both.
-func runExplainGRPC(cmd *cli.Command, cfg *analyze.Config, clusters []*analyze.Cluster, opt analyze.ExplainOptions, semantics string) error {
+func runExplainGRPC(cmd *cli.Command, cfg *config.Config, clusters []*config.Cluster, opt model.Options, semantics string) error {
 	g, err := grpcOptions(cmd, opt)
 	if err != nil {
 		return err
 	}
 	if semantics == "both" {
-		both, err := cfg.ExplainBoth(clusters, g)
+		env, err := explain.Build(cfg, clusters, opt)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		both, err := grpc.Both(cfg, clusters, env, g)
 		if err != nil {
 			return usageErrorf("%v", err) // --ready problems
 		}
 		return writeOutput(cmd, both, func(t *Term) { renderBoth(t, both, g.Impl, cmd.Bool("all")) })
 	}
-	report, err := cfg.ExplainGRPC(clusters, g)
+	report, err := grpc.Build(cfg, clusters, g)
 	if err != nil {
 		return usageErrorf("%v", err) // --ready problems
 	}

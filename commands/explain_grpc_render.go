@@ -7,10 +7,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbctl/lbctl/analyze/grpc"
+	"github.com/lbctl/lbctl/analyze/traffic"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"github.com/lbctl/lbctl/analyze"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -20,7 +22,7 @@ import (
 const minSideColumn = 80
 
 // renderExplainGRPC writes gRPC's answer, one section per cluster.
-func renderExplainGRPC(t *Term, r *analyze.Report, impl lbmodel.GRPCImpl, all bool) {
+func renderExplainGRPC(t *Term, r *traffic.Report, impl lbmodel.GRPCImpl, all bool) {
 	for i, c := range r.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)
@@ -29,7 +31,7 @@ func renderExplainGRPC(t *Term, r *analyze.Report, impl lbmodel.GRPCImpl, all bo
 	}
 }
 
-func renderGRPCCluster(t *Term, c analyze.ClusterReport, impl lbmodel.GRPCImpl, all bool) {
+func renderGRPCCluster(t *Term, c traffic.ClusterReport, impl lbmodel.GRPCImpl, all bool) {
 	title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(c.Name)
 	meta := []string{"gRPC (" + impl.String() + ")", c.LbPolicy}
 	if c.NoHostShare >= 1 {
@@ -89,7 +91,7 @@ func renderNotes(t *Term, notes []string) {
 // renderBoth prints Envoy's and gRPC's answers for each cluster side by
 // side when the terminal is wide enough (or unlimited), else one after the
 // other, then the differences as notes.
-func renderBoth(t *Term, b *analyze.BothReport, impl lbmodel.GRPCImpl, all bool) {
+func renderBoth(t *Term, b *grpc.BothReport, impl lbmodel.GRPCImpl, all bool) {
 	for i := range b.Envoy.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/grpc"
+	"github.com/lbctl/lbctl/analyze/traffic"
 )
 
 // grpcCLI runs lbctl with args and returns stdout, stderr and the exit code.
@@ -31,16 +32,16 @@ func grpcJSON(t *testing.T, v any, args ...string) {
 	}
 }
 
-func grpcBoth(t *testing.T, args ...string) analyze.BothReport {
+func grpcBoth(t *testing.T, args ...string) grpc.BothReport {
 	t.Helper()
-	var b analyze.BothReport
+	var b grpc.BothReport
 	grpcJSON(t, &b, append([]string{"--semantics", "both", "explain"}, args...)...)
 	return b
 }
 
-func grpcReport(t *testing.T, args ...string) analyze.Report {
+func grpcReport(t *testing.T, args ...string) traffic.Report {
 	t.Helper()
-	var r analyze.Report
+	var r traffic.Report
 	grpcJSON(t, &r, append([]string{"--semantics", "grpc", "explain"}, args...)...)
 	if r.Semantics != "grpc" {
 		t.Fatalf("semantics = %q, want grpc", r.Semantics)
@@ -48,7 +49,7 @@ func grpcReport(t *testing.T, args ...string) analyze.Report {
 	return r
 }
 
-func clusterOf(t *testing.T, r *analyze.Report, name string) analyze.ClusterReport {
+func clusterOf(t *testing.T, r *traffic.Report, name string) traffic.ClusterReport {
 	t.Helper()
 	for _, c := range r.Clusters {
 		if c.Name == name {
@@ -56,10 +57,10 @@ func clusterOf(t *testing.T, r *analyze.Report, name string) analyze.ClusterRepo
 		}
 	}
 	t.Fatalf("cluster %q not in report", name)
-	return analyze.ClusterReport{}
+	return traffic.ClusterReport{}
 }
 
-func loads(c analyze.ClusterReport) []int {
+func loads(c traffic.ClusterReport) []int {
 	var out []int
 	for _, p := range c.Priorities {
 		out = append(out, p.HealthyLoad+p.DegradedLoad)
@@ -67,7 +68,7 @@ func loads(c analyze.ClusterReport) []int {
 	return out
 }
 
-func hostShare(t *testing.T, c analyze.ClusterReport, addr string) float64 {
+func hostShare(t *testing.T, c traffic.ClusterReport, addr string) float64 {
 	t.Helper()
 	for _, h := range c.Hosts {
 		if h.Address == addr {
@@ -81,14 +82,14 @@ func hostShare(t *testing.T, c analyze.ClusterReport, addr string) float64 {
 	return 0
 }
 
-func wantShare(t *testing.T, c analyze.ClusterReport, addr string, want float64) {
+func wantShare(t *testing.T, c traffic.ClusterReport, addr string, want float64) {
 	t.Helper()
 	if got := hostShare(t, c, addr); math.Abs(got-want) > 1e-12 {
 		t.Errorf("%s: share of %s = %.12g, want %.12g", c.Name, addr, got, want)
 	}
 }
 
-func wantNote(t *testing.T, c analyze.ClusterReport, sub string) {
+func wantNote(t *testing.T, c traffic.ClusterReport, sub string) {
 	t.Helper()
 	for _, n := range c.Notes {
 		if strings.Contains(n, sub) {
@@ -98,7 +99,7 @@ func wantNote(t *testing.T, c analyze.ClusterReport, sub string) {
 	t.Errorf("%s: no note contains %q; notes:\n%s", c.Name, sub, strings.Join(c.Notes, "\n"))
 }
 
-func wantDiff(t *testing.T, b analyze.BothReport, cluster, what, envoy, grpc string) {
+func wantDiff(t *testing.T, b grpc.BothReport, cluster, what, envoy, grpc string) {
 	t.Helper()
 	for _, d := range b.Differences {
 		if d.Cluster == cluster && d.What == what {
@@ -232,7 +233,7 @@ func TestGRPCPolicies(t *testing.T) {
 	wantNote(t, c, "least_request_experimental has no locality level")
 	wantDiff(t, b, "least_request", "LEAST_REQUEST", "supported, weighted variant", "")
 
-	for _, r := range []*analyze.Report{core, &goR} {
+	for _, r := range []*traffic.Report{core, &goR} {
 		c = clusterOf(t, r, "maglev")
 		wantNote(t, c, "unexpected lbPolicy MAGLEV")
 		c = clusterOf(t, r, "ring_murmur")
@@ -317,7 +318,7 @@ func TestGRPCEndpointData(t *testing.T) {
 	wantShare(t, clusterOf(t, &goR, "upstream"), "10.16.0.1:80", 1)
 }
 
-func aggLevels(c analyze.ClusterReport) string {
+func aggLevels(c traffic.ClusterReport) string {
 	var parts []string
 	for _, l := range c.Aggregate.Levels {
 		parts = append(parts, l.Cluster+"/"+strconv.Itoa(l.Priority)+"="+strconv.Itoa(l.HealthyLoad))
@@ -334,7 +335,7 @@ func TestGRPCAggregate(t *testing.T) {
 	core := b.GRPC
 	goR := grpcReport(t, f, "--grpc-impl", "go")
 
-	for _, r := range []*analyze.Report{core, &goR} {
+	for _, r := range []*traffic.Report{core, &goR} {
 		c := clusterOf(t, r, "agg_cp")
 		if c.NoHostShare != 1 {
 			t.Errorf("agg_cp: no_host_share = %g, want 1 (NACK)", c.NoHostShare)

@@ -6,9 +6,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/urfave/cli/v3"
+	"github.com/lbctl/lbctl/analyze/hashing"
+	"github.com/lbctl/lbctl/analyze/model"
 
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/urfave/cli/v3"
 )
 
 func hashCommand() *cli.Command {
@@ -63,9 +64,9 @@ func runHash(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	report, err := cfg.Hash(cl, opt)
+	report, err := hashing.Build(cfg, cl, opt)
 	if err != nil {
-		var ue *analyze.UsageError
+		var ue *model.UsageError
 		if errors.As(err, &ue) {
 			return usageErrorf("%s", ue.Msg)
 		}
@@ -75,8 +76,8 @@ func runHash(ctx context.Context, cmd *cli.Command) error {
 }
 
 // hashOptions parses the lookup flags; a malformed value is a usage error.
-func hashOptions(cmd *cli.Command) (analyze.HashOptions, error) {
-	opt := analyze.HashOptions{
+func hashOptions(cmd *cli.Command) (hashing.HashOptions, error) {
+	opt := hashing.HashOptions{
 		Keys:         cmd.StringSlice("key"),
 		Route:        cmd.String("route"),
 		Dump:         cmd.Bool("dump"),
@@ -90,7 +91,7 @@ func hashOptions(cmd *cli.Command) (analyze.HashOptions, error) {
 		}
 		opt.Hashes = append(opt.Hashes, h)
 	}
-	var rq analyze.HashRequest
+	var rq hashing.HashRequest
 	any := false
 	for _, flag := range []string{"header", "cookie"} {
 		for _, s := range cmd.StringSlice(flag) {

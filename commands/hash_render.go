@@ -5,13 +5,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
+	"github.com/lbctl/lbctl/analyze/hashing"
+	"github.com/lbctl/lbctl/analyze/placement"
 
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/charmbracelet/lipgloss"
 )
 
 // renderHash writes `lbctl hash`'s report as terminal tables.
-func renderHash(t *Term, r *analyze.HashReport, all bool) {
+func renderHash(t *Term, r *hashing.HashReport, all bool) {
 	title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(r.Cluster)
 	meta := []string{r.LbPolicy}
 	if r.RingSize != nil {
@@ -114,7 +115,7 @@ func renderHash(t *Term, r *analyze.HashReport, all bool) {
 	}
 }
 
-func renderHashHosts(t *Term, hosts []analyze.HashHost, unit string, all bool) {
+func renderHashHosts(t *Term, hosts []placement.HashHost, unit string, all bool) {
 	if len(hosts) == 0 {
 		return
 	}
@@ -134,12 +135,12 @@ func renderHashHosts(t *Term, hosts []analyze.HashHost, unit string, all bool) {
 	}
 }
 
-func renderRemoval(t *Term, rm *analyze.HashRemoval) {
+func renderRemoval(t *Term, rm *hashing.HashRemoval) {
 	fmt.Fprintf(t.Out, "\nRemoving %s\n", strings.Join(rm.Addresses, ", "))
 	var rows [][]string
 	for _, m := range []struct {
 		name string
-		r    *analyze.MovedReport
+		r    *hashing.MovedReport
 	}{{"ring hash", rm.RingHash}, {"Maglev", rm.Maglev}} {
 		if m.r == nil {
 			continue
@@ -157,7 +158,7 @@ func renderRemoval(t *Term, rm *analyze.HashRemoval) {
 	}
 	dest := map[string][2]float64{}
 	var order []string
-	for i, r := range []*analyze.MovedReport{rm.RingHash, rm.Maglev} {
+	for i, r := range []*hashing.MovedReport{rm.RingHash, rm.Maglev} {
 		if r == nil {
 			continue
 		}

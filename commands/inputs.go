@@ -5,20 +5,20 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/urfave/cli/v3"
+	"github.com/lbctl/lbctl/analyze/config"
 
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/urfave/cli/v3"
 )
 
 // loadInputs reads the FILE arguments (or stdin for "-") as one
 // configuration. Load errors are input errors (exit 3); warnings are
 // printed to stderr and do not stop the command.
-func loadInputs(cmd *cli.Command, files []string) (*analyze.Config, error) {
-	inputs := make([]analyze.Input, len(files))
+func loadInputs(cmd *cli.Command, files []string) (*config.Config, error) {
+	inputs := make([]config.Input, len(files))
 	for i, f := range files {
-		inputs[i] = analyze.Input{Path: f, Stdin: cmd.Root().Reader}
+		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader}
 	}
-	cfg, err := analyze.Load(inputs, cmd.String("kind"))
+	cfg, err := config.Load(inputs, cmd.String("kind"))
 	if err != nil {
 		return cfg, inputError(err)
 	}
@@ -28,7 +28,7 @@ func loadInputs(cmd *cli.Command, files []string) (*analyze.Config, error) {
 // loadCluster is the start of the single-cluster commands (hash, subset,
 // session): read the FILE arguments (stdin when there are none), print the
 // load warnings, and find the --cluster.
-func loadCluster(cmd *cli.Command, name string) (*analyze.Config, *analyze.Cluster, error) {
+func loadCluster(cmd *cli.Command, name string) (*config.Config, *config.Cluster, error) {
 	files := cmd.Args().Slice()
 	if len(files) == 0 {
 		files = []string{"-"}
@@ -46,9 +46,9 @@ func loadCluster(cmd *cli.Command, name string) (*analyze.Config, *analyze.Clust
 }
 
 // printWarnings writes load warnings to stderr, one per line.
-func printWarnings(cmd *cli.Command, cfg *analyze.Config) {
+func printWarnings(cmd *cli.Command, cfg *config.Config) {
 	for _, p := range cfg.Problems {
-		if p.Severity != analyze.SevError {
+		if p.Severity != config.SevError {
 			fmt.Fprintf(cmd.Root().ErrWriter, "%s: %s: %s\n", p.Pos, p.Severity, p.Msg)
 		}
 	}
@@ -56,11 +56,11 @@ func printWarnings(cmd *cli.Command, cfg *analyze.Config) {
 
 // selectClusters resolves --cluster names (all clusters when none given).
 // An unknown name is a usage error that lists the known names.
-func selectClusters(cfg *analyze.Config, names []string) ([]*analyze.Cluster, error) {
+func selectClusters(cfg *config.Config, names []string) ([]*config.Cluster, error) {
 	if len(names) == 0 {
 		return cfg.Clusters, nil
 	}
-	var out []*analyze.Cluster
+	var out []*config.Cluster
 	for _, n := range names {
 		cl := cfg.Cluster(n)
 		if cl == nil {
@@ -72,7 +72,7 @@ func selectClusters(cfg *analyze.Config, names []string) ([]*analyze.Cluster, er
 	return out, nil
 }
 
-func knownClusters(cfg *analyze.Config) string {
+func knownClusters(cfg *config.Config) string {
 	names := cfg.ClusterNames()
 	if len(names) == 0 {
 		return "(none)"
@@ -86,6 +86,6 @@ func knownClusters(cfg *analyze.Config) string {
 
 // kindFlag forces the document kind.
 func kindFlag() cli.Flag {
-	return &cli.StringFlag{Name: "kind", Usage: "read every document as this kind instead of detecting it: " + strings.Join(analyze.Kinds, ", "),
-		Validator: oneOf("kind", analyze.Kinds...)}
+	return &cli.StringFlag{Name: "kind", Usage: "read every document as this kind instead of detecting it: " + strings.Join(config.Kinds, ", "),
+		Validator: oneOf("kind", config.Kinds...)}
 }

@@ -6,9 +6,10 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lbctl/lbctl/analyze/config"
+
 	"github.com/urfave/cli/v3"
 
-	"github.com/lbctl/lbctl/analyze"
 	"github.com/lbctl/lbctl/lint"
 )
 
@@ -59,11 +60,11 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		}
 		files = []string{"-"}
 	}
-	inputs := make([]analyze.Input, len(files))
+	inputs := make([]config.Input, len(files))
 	for i, f := range files {
-		inputs[i] = analyze.Input{Path: f, Stdin: cmd.Root().Reader}
+		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader}
 	}
-	cfg, _ := analyze.Load(inputs, cmd.String("kind"))
+	cfg, _ := config.Load(inputs, cmd.String("kind"))
 	findings := lint.Run(cfg, opts)
 	if err := writeFindings(cmd.Root().Writer, cmd.String("format"), findings, cfg.Sources); err != nil {
 		return inputError(err)
@@ -72,7 +73,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	// reported on stderr as well as among the findings.
 	var fatal []string
 	for _, p := range cfg.Problems {
-		if p.Severity == analyze.SevError && (p.Code == analyze.CodeSyntax || p.Code == analyze.CodeIO || p.Code == analyze.CodeUnknownKind) {
+		if p.Severity == config.SevError && (p.Code == config.CodeSyntax || p.Code == config.CodeIO || p.Code == config.CodeUnknownKind) {
 			fatal = append(fatal, p.Error())
 		}
 	}

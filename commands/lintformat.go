@@ -6,7 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
+
 	"github.com/lbctl/lbctl/lint"
 )
 
@@ -15,7 +16,7 @@ var lintFormats = []string{"text", "json", "sarif", "github"}
 
 // writeFindings writes findings in format; src gives source lines for the
 // text format's snippet.
-func writeFindings(w io.Writer, format string, fs []lint.Finding, src *analyze.Sources) error {
+func writeFindings(w io.Writer, format string, fs []lint.Finding, src *config.Sources) error {
 	switch format {
 	case "json":
 		return writeLintJSON(w, fs)
@@ -29,7 +30,7 @@ func writeFindings(w io.Writer, format string, fs []lint.Finding, src *analyze.S
 
 // writeLintText: FILE:LINE:COL: SEVERITY ID message [name], the source line
 // with a caret under the column, and the hint.
-func writeLintText(w io.Writer, fs []lint.Finding, src *analyze.Sources) error {
+func writeLintText(w io.Writer, fs []lint.Finding, src *config.Sources) error {
 	var b strings.Builder
 	for _, f := range fs {
 		fmt.Fprintf(&b, "%s: %s %s %s [%s]\n", f.Pos, f.Severity, f.Rule, f.Message, f.Name)

@@ -5,16 +5,16 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
+	"github.com/lbctl/lbctl/analyze/traffic"
 
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/charmbracelet/lipgloss"
 )
 
 // topHosts is how many hosts text output lists without --all.
 const topHosts = 10
 
 // renderExplain writes the report as terminal sections, one per cluster.
-func renderExplain(t *Term, r *analyze.Report, all bool) {
+func renderExplain(t *Term, r *traffic.Report, all bool) {
 	for i, c := range r.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)
@@ -34,7 +34,7 @@ func yesNo(t *Term, b bool) string {
 	return "no"
 }
 
-func renderCluster(t *Term, c analyze.ClusterReport, all bool) {
+func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 	title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(c.Name)
 	meta := []string{c.LbPolicy}
 	if c.Aggregate == nil {
@@ -126,7 +126,7 @@ func renderCluster(t *Term, c analyze.ClusterReport, all bool) {
 	}
 }
 
-func renderAggregate(t *Term, a *analyze.AggregateReport) {
+func renderAggregate(t *Term, a *traffic.AggregateReport) {
 	rows := make([][]string, 0, len(a.Levels))
 	for i, l := range a.Levels {
 		load := float64(l.HealthyLoad+l.DegradedLoad) / 100
@@ -147,7 +147,7 @@ func renderAggregate(t *Term, a *analyze.AggregateReport) {
 	fmt.Fprintln(t.Out, t.newTable([]string{"CHILD CLUSTER", "TRAFFIC", ""}, crow, 1))
 }
 
-func renderHosts(t *Term, hosts []analyze.HostReport, all bool) {
+func renderHosts(t *Term, hosts []traffic.HostReport, all bool) {
 	if len(hosts) == 0 {
 		return
 	}

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lbctl/lbctl/analyze/grpc"
+	"github.com/lbctl/lbctl/analyze/model"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/urfave/cli/v3"
 
-	"github.com/lbctl/lbctl/analyze"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -42,7 +44,7 @@ Examples:
 }
 
 func runSession(_ context.Context, cmd *cli.Command) error {
-	opt := analyze.SessionOptions{States: map[string]lbmodel.Connectivity{}}
+	opt := grpc.SessionOptions{States: map[string]lbmodel.Connectivity{}}
 	for _, c := range cmd.StringSlice("cookie") {
 		for _, a := range strings.Split(c, ",") {
 			if a = strings.TrimSpace(a); a != "" {
@@ -62,14 +64,14 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 		opt.States[s[:i]] = st
 	}
 	for _, s := range cmd.StringSlice("ready") {
-		o, err := analyze.ParseReady(s)
+		o, err := grpc.ParseReady(s)
 		if err != nil {
 			return usageErrorf("%v", err)
 		}
 		opt.Ready = append(opt.Ready, o)
 	}
 	for _, s := range cmd.StringSlice("set-health") {
-		o, err := analyze.ParseHealthOverride(s)
+		o, err := model.ParseHealthOverride(s)
 		if err != nil {
 			return usageErrorf("%v", err)
 		}
@@ -84,7 +86,7 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 			return usageErrorf("--ready %s: no such cluster", o.Spec)
 		}
 	}
-	rep, err := cfg.Session(cl, opt)
+	rep, err := grpc.Session(cfg, cl, opt)
 	if err != nil {
 		var pos string
 		if cl.Proto != nil {
@@ -98,7 +100,7 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 	return writeOutput(cmd, rep, func(t *Term) { renderSession(t, rep) })
 }
 
-func renderSession(t *Term, r *analyze.SessionReport) {
+func renderSession(t *Term, r *grpc.SessionReport) {
 	host := "-"
 	if r.Host != nil {
 		host = *r.Host

@@ -4,12 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/grpc"
 )
 
-func session(t *testing.T, args ...string) analyze.SessionReport {
+func session(t *testing.T, args ...string) grpc.SessionReport {
 	t.Helper()
-	var r analyze.SessionReport
+	var r grpc.SessionReport
 	grpcJSON(t, &r, append([]string{"session", "../fixtures/grpc/session.yaml"}, args...)...)
 	return r
 }

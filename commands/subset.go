@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/subset"
+
 	"github.com/urfave/cli/v3"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/lbctl/lbctl/analyze"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -57,19 +59,19 @@ func runSubset(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	report, probs, err := cfg.SubsetReport(cl, analyze.SubsetOptions{Match: match, Route: cmd.String("route")})
+	report, probs, err := subset.Build(cfg, cl, subset.SubsetOptions{Match: match, Route: cmd.String("route")})
 	probs.Sort()
 	for _, p := range probs {
-		if p.Severity != analyze.SevError {
+		if p.Severity != config.SevError {
 			fmt.Fprintf(cmd.Root().ErrWriter, "%s: %s: %s\n", p.Pos, p.Severity, p.Msg)
 		}
 	}
 	if errs := probs.Errors(); len(errs) > 0 {
 		return inputError(errs)
 	}
-	var re *analyze.RouteError
+	var re *subset.RouteError
 	switch {
-	case errors.As(err, &re), errors.Is(err, analyze.ErrNoSubsetConfig):
+	case errors.As(err, &re), errors.Is(err, subset.ErrNoSubsetConfig):
 		return usageErrorf("%v", err)
 	case err != nil:
 		return usageErrorf("%v", err)

@@ -6,15 +6,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbctl/lbctl/analyze/subset"
+
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/lbctl/lbctl/analyze"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // renderSubset writes the subsets as a table, then each evaluation's
 // decision path and result.
-func renderSubset(t *Term, r *analyze.SubsetReport) {
+func renderSubset(t *Term, r *subset.SubsetReport) {
 	title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(r.Cluster)
 	meta := []string{"subsets of " + r.LbPolicy, "fallback " + r.FallbackPolicy}
 	if r.DefaultSubset != nil {
@@ -58,7 +59,7 @@ func renderSubset(t *Term, r *analyze.SubsetReport) {
 }
 
 // renderDecision prints the decision path and where the request goes.
-func renderDecision(t *Term, head string, res analyze.SubsetResult) {
+func renderDecision(t *Term, head string, res subset.SubsetResult) {
 	fmt.Fprintln(t.Out, t.Style().Bold(true).Render(head))
 	for _, s := range res.Steps {
 		fmt.Fprintln(t.Out, "  "+s)

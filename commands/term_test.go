@@ -7,9 +7,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/lipgloss"
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/explain"
+	"github.com/lbctl/lbctl/analyze/model"
 
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/charmbracelet/lipgloss"
 )
 
 // termRun runs the real CLI with args and the environment vars (nothing
@@ -111,11 +113,11 @@ func TestExplainPipedIsPlainASCII(t *testing.T) {
 // that believes it is a terminal of the given width.
 func explainFixture(t *testing.T, width int) string {
 	t.Helper()
-	cfg, err := analyze.Load([]analyze.Input{{Path: "../fixtures/aggregate.yaml"}}, "")
+	cfg, err := config.Load([]config.Input{{Path: "../fixtures/aggregate.yaml"}}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := cfg.Explain(cfg.Clusters, analyze.ExplainOptions{})
+	rep, err := explain.Build(cfg, cfg.Clusters, model.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 package lint
 
-import "github.com/lbctl/lbctl/analyze"
+import "github.com/lbctl/lbctl/analyze/model"
 
 // LB1211 aggregate-hash-across-children (AGG-HASH-ACROSS-CHILDREN).
 var _ = register(&Rule{
@@ -14,7 +14,7 @@ var _ = register(&Rule{
 	Check: func(p *Pass) {
 		for _, a := range p.aggregates() {
 			for i, ch := range a.children {
-				if cl := p.Cfg.Cluster(ch); cl != nil && analyze.IsHashPolicy(p.Model(cl).Policy) {
+				if cl := p.Cfg.Cluster(ch); cl != nil && model.IsHashPolicy(p.Model(cl).Policy) {
 					p.Report(p.childPos(a, i), "child %q of aggregate %q hashes requests, but the aggregate chooses the child at random, not by the hash", ch, a.cl.Name())
 				}
 			}

@@ -2,13 +2,12 @@ package lint
 
 import (
 	aggregatev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/clusters/aggregate/v3"
-
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 // aggregate is one envoy.clusters.aggregate cluster and its child list.
 type aggregate struct {
-	cl       *analyze.Cluster
+	cl       *config.Cluster
 	conf     *aggregatev3.ClusterConfig // nil if the typed config did not decode
 	children []string
 }
@@ -29,7 +28,7 @@ func (p *Pass) aggregates() []*aggregate {
 }
 
 // childPos is where child i of a is written.
-func (p *Pass) childPos(a *aggregate, i int) analyze.Pos {
+func (p *Pass) childPos(a *aggregate, i int) config.Pos {
 	if a.conf == nil {
 		return p.pos(a.cl.Proto, "cluster_type")
 	}

@@ -5,10 +5,10 @@ import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	maglevv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/maglev/v3"
 	ringhashv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/ring_hash/v3"
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-
-	"github.com/lbctl/lbctl/analyze"
 )
 
 // Ring hash defaults (ring_hash_lb.cc, RingHashLoadBalancer): minimum 1024,
@@ -75,7 +75,7 @@ func (p *Pass) maglevTables(c *clusterv3.Cluster) (sizes []uint64, msgs []proto.
 }
 
 // assignments calls f for every loaded cluster with endpoints.
-func (p *Pass) assignments(f func(cl *analyze.Cluster, a *endpointv3.ClusterLoadAssignment)) {
+func (p *Pass) assignments(f func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment)) {
 	for _, cl := range p.Cfg.Clusters {
 		if cl.Assignment != nil {
 			f(cl, cl.Assignment)
@@ -84,12 +84,12 @@ func (p *Pass) assignments(f func(cl *analyze.Cluster, a *endpointv3.ClusterLoad
 }
 
 // pos is shorthand for the position of field of m.
-func (p *Pass) pos(m proto.Message, field string) analyze.Pos {
+func (p *Pass) pos(m proto.Message, field string) config.Pos {
 	return p.Cfg.Sources.FieldPos(m, field)
 }
 
 // policyOf is the effective policy name for messages.
-func policyOf(c *clusterv3.Cluster) string { return analyze.PolicyName(c) }
+func policyOf(c *clusterv3.Cluster) string { return model.PolicyName(c) }
 
 // policyField is the field that chooses the cluster's policy.
 func policyField(c *clusterv3.Cluster) string {

@@ -3,8 +3,8 @@ package lint
 import (
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	"github.com/lbctl/lbctl/analyze/config"
 
-	"github.com/lbctl/lbctl/analyze"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -18,7 +18,7 @@ var _ = register(&Rule{
 		"lbmodel.GRPCKeepsEndpoint), so DEGRADED hosts never receive gRPC traffic. Reported once per cluster.",
 	Hint: "Nothing to fix if intended; gRPC clients will not use these endpoints.",
 	Check: func(p *Pass) {
-		p.assignments(func(cl *analyze.Cluster, a *endpointv3.ClusterLoadAssignment) {
+		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
 			for _, loc := range a.GetEndpoints() {
 				for _, ep := range loc.GetLbEndpoints() {
 					if ep.GetHealthStatus() != corev3.HealthStatus_DEGRADED {

@@ -2,8 +2,7 @@ package lint
 
 import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
-
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 // LB1118 drop-overloads-multi (ENV-DROP-OVERLOADS-MULTI).
@@ -15,7 +14,7 @@ var _ = register(&Rule{
 		"in sequence).",
 	Hint: "Merge the drop categories into one entry.",
 	Check: func(p *Pass) {
-		p.assignments(func(cl *analyze.Cluster, a *endpointv3.ClusterLoadAssignment) {
+		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
 			if d := a.GetPolicy().GetDropOverloads(); len(d) > 1 {
 				p.Report(p.pos(a.GetPolicy(), "drop_overloads"), "cluster %q: %d drop_overloads entries; Envoy accepts only one", cl.Name(), len(d))
 			}

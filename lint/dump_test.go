@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 // TestDump prints the findings for the files in $LBCTL_LINT_DUMP
@@ -20,6 +20,6 @@ func TestDump(t *testing.T) {
 		for _, fd := range lintFiles(inputs) {
 			t.Logf("%s: %s %s %s [%s]", fd.Pos, fd.Severity, fd.Rule, fd.Message, fd.Name)
 		}
-		_ = analyze.Pos{}
+		_ = config.Pos{}
 	}
 }

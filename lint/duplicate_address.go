@@ -2,8 +2,7 @@ package lint
 
 import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
-
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 // LB1605 duplicate-address (WGT-DUP-ADDRESS).
@@ -15,7 +14,7 @@ var _ = register(&Rule{
 		"NACKs the assignment (A27, \"duplicate endpoint with the same address\").",
 	Hint: "List each address once.",
 	Check: func(p *Pass) {
-		p.assignments(func(cl *analyze.Cluster, a *endpointv3.ClusterLoadAssignment) {
+		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
 			seen := map[string]bool{}
 			for _, loc := range a.GetEndpoints() {
 				for _, ep := range loc.GetLbEndpoints() {
@@ -23,7 +22,7 @@ var _ = register(&Rule{
 					if addr == nil {
 						continue
 					}
-					s := analyze.FormatAddress(addr)
+					s := config.FormatAddress(addr)
 					if seen[s] {
 						p.Report(p.pos(ep, "endpoint"), "cluster %q lists %s more than once; Envoy keeps only the first", cl.Name(), s)
 					}

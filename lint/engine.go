@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/lbctl/lbctl/analyze/config"
 
-	"github.com/lbctl/lbctl/analyze"
+	"go.yaml.in/yaml/v3"
 )
 
 // Finding is one problem a rule found.
@@ -18,7 +18,7 @@ type Finding struct {
 	Rule     string // LBnnnn
 	Name     string // the rule's kebab-case name
 	Severity Severity
-	Pos      analyze.Pos
+	Pos      config.Pos
 	Message  string
 	Hint     string
 	// Target is the data plane the finding is about.
@@ -36,7 +36,7 @@ type Options struct {
 // Pass is what a rule's Check sees: the configuration, the target, shared
 // derived data (models, routes, proto validation results) and Report.
 type Pass struct {
-	Cfg    *analyze.Config
+	Cfg    *config.Config
 	Target Target
 	rule   *Rule
 	out    *[]Finding
@@ -44,13 +44,13 @@ type Pass struct {
 }
 
 // Report records a finding of the rule's severity at pos.
-func (p *Pass) Report(pos analyze.Pos, format string, args ...any) {
+func (p *Pass) Report(pos config.Pos, format string, args ...any) {
 	p.ReportSev(p.rule.Severity[p.Target], pos, format, args...)
 }
 
 // ReportSev records a finding with an explicit severity (rules whose
 // consequence depends on the input, e.g. load problems).
-func (p *Pass) ReportSev(sev Severity, pos analyze.Pos, format string, args ...any) {
+func (p *Pass) ReportSev(sev Severity, pos config.Pos, format string, args ...any) {
 	*p.out = append(*p.out, Finding{
 		Rule: p.rule.ID, Name: p.rule.Name, Severity: sev, Pos: pos,
 		Message: fmt.Sprintf(format, args...), Hint: p.rule.Hint, Target: p.Target,
@@ -60,7 +60,7 @@ func (p *Pass) ReportSev(sev Severity, pos analyze.Pos, format string, args ...a
 // Run checks cfg with every enabled rule and returns the findings sorted
 // by position, after inline suppressions; suppressions nothing used are
 // reported as LB0013 unused-suppression.
-func Run(cfg *analyze.Config, opts Options) []Finding {
+func Run(cfg *config.Config, opts Options) []Finding {
 	targets := opts.Targets
 	if len(targets) == 0 {
 		targets = []Target{TargetEnvoy}
@@ -96,7 +96,7 @@ func Run(cfg *analyze.Config, opts Options) []Finding {
 func dedupe(fs []Finding) []Finding {
 	type key struct {
 		rule, msg string
-		pos       analyze.Pos
+		pos       config.Pos
 	}
 	idx := map[key]int{}
 	var out []Finding
@@ -135,7 +135,7 @@ func sortFindings(fs []Finding) {
 const ignoreMarker = "lbctl:ignore"
 
 type suppression struct {
-	pos  analyze.Pos
+	pos  config.Pos
 	ids  []string // rule IDs (names are resolved to IDs)
 	used bool
 }
@@ -143,8 +143,8 @@ type suppression struct {
 // suppress drops findings that a "# lbctl:ignore ID reason" comment on the
 // finding's line or the line above names, then reports every suppression
 // that silenced nothing (unless it names only disabled rules).
-func suppress(cfg *analyze.Config, fs []Finding, disabled map[string]bool) []Finding {
-	byLine := map[analyze.Pos]*suppression{} // keyed by file and line (Col 0)
+func suppress(cfg *config.Config, fs []Finding, disabled map[string]bool) []Finding {
+	byLine := map[config.Pos]*suppression{} // keyed by file and line (Col 0)
 	var all []*suppression
 	for _, file := range cfg.Files {
 		for n0, line := range cfg.Sources.Lines(file) {
@@ -158,7 +158,7 @@ func suppress(cfg *analyze.Config, fs []Finding, disabled map[string]bool) []Fin
 				continue
 			}
 			fields := strings.Fields(strings.TrimPrefix(text, ignoreMarker))
-			s := &suppression{pos: analyze.Pos{File: file, Line: n, Col: i + 1}}
+			s := &suppression{pos: config.Pos{File: file, Line: n, Col: i + 1}}
 			if len(fields) > 0 {
 				for _, id := range strings.Split(fields[0], ",") {
 					if r := Lookup(strings.TrimSpace(id)); r != nil {
@@ -168,7 +168,7 @@ func suppress(cfg *analyze.Config, fs []Finding, disabled map[string]bool) []Fin
 					}
 				}
 			}
-			byLine[analyze.Pos{File: file, Line: n}] = s
+			byLine[config.Pos{File: file, Line: n}] = s
 			all = append(all, s)
 		}
 	}
@@ -205,9 +205,9 @@ func suppress(cfg *analyze.Config, fs []Finding, disabled map[string]bool) []Fin
 	return out
 }
 
-func matchSuppression(byLine map[analyze.Pos]*suppression, f Finding) *suppression {
+func matchSuppression(byLine map[config.Pos]*suppression, f Finding) *suppression {
 	for _, n := range []int{f.Pos.Line, f.Pos.Line - 1} {
-		s := byLine[analyze.Pos{File: f.Pos.File, Line: n}]
+		s := byLine[config.Pos{File: f.Pos.File, Line: n}]
 		if s == nil {
 			continue
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 const suppressed = `name: web
@@ -24,7 +24,7 @@ load_assignment:
 `
 
 func lintString(t *testing.T, src string, opts Options) []Finding {
-	cfg, _ := analyze.LoadBytes("x.yaml", []byte(src), "")
+	cfg, _ := config.LoadBytes("x.yaml", []byte(src), "")
 	return Run(cfg, opts)
 }
 
@@ -88,7 +88,7 @@ func TestFindConfig(t *testing.T) {
 // expect (ring_hash_lb_test / RingHash config: "value must be inside range
 // [1, 8388608]"; maglev: table_size lte 5000011).
 func TestEnvoyMessages(t *testing.T) {
-	cfg, _ := analyze.Load([]analyze.Input{{Path: fixtureDir + "/LB1002-bad.yaml"}}, "")
+	cfg, _ := config.Load([]config.Input{{Path: fixtureDir + "/LB1002-bad.yaml"}}, "")
 	fs := Run(cfg, Options{})
 	if len(fs) != 1 || fs[0].Message != "load_balancing_policy.policies[0].typed_extension_config.typed_config.minimum_ring_size: value must be inside range [1, 8388608]" {
 		t.Errorf("got %+v", fs)
@@ -121,7 +121,7 @@ load_assignment:
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		cfg, _ := analyze.Load([]analyze.Input{{Path: dir}}, "")
+		cfg, _ := config.Load([]config.Input{{Path: dir}}, "")
 		if len(cfg.Clusters) != 1000 {
 			b.Fatal(len(cfg.Clusters))
 		}

@@ -3,9 +3,10 @@ package lint
 import (
 	"strings"
 
+	"github.com/lbctl/lbctl/analyze/model"
+
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 
-	"github.com/lbctl/lbctl/analyze"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -17,7 +18,7 @@ var grpcImpls = []lbmodel.GRPCImpl{lbmodel.GRPCGo, lbmodel.GRPCCore}
 // implementation name (nil when neither matches).
 func (p *Pass) grpcPolicyErrors(c *clusterv3.Cluster, substr string) map[string]string {
 	var out map[string]string
-	in := p.Cfg.GRPCPolicyInput(c)
+	in := model.GRPCPolicyInput(p.Cfg, c)
 	for _, impl := range grpcImpls {
 		if _, err := lbmodel.GRPCSelectPolicy(in, impl); err != nil && strings.Contains(err.Error(), substr) {
 			if out == nil {
@@ -54,7 +55,7 @@ func firstErr(m map[string]string) string {
 // gRPC accepts it (EDS, LOGICAL_DNS, envoy.clusters.aggregate only).
 func grpcKind(c *clusterv3.Cluster) (lbmodel.GRPCClusterKind, bool) {
 	if ct := c.GetClusterType(); ct != nil {
-		return lbmodel.GRPCClusterAggregate, ct.GetName() == analyze.AggregateType
+		return lbmodel.GRPCClusterAggregate, ct.GetName() == model.AggregateType
 	}
 	switch c.GetType() {
 	case clusterv3.Cluster_EDS:

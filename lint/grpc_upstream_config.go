@@ -1,7 +1,8 @@
 package lint
 
 import (
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -23,8 +24,8 @@ var _ = register(&Rule{
 			if uc == nil {
 				continue
 			}
-			in := analyze.IdleTimeoutInput(c)
-			holdsHTTPOptions := analyze.TypeName(in.TypeURL) == "envoy.extensions.upstreams.http.v3.HttpProtocolOptions"
+			in := model.IdleTimeoutInput(c)
+			holdsHTTPOptions := config.TypeName(in.TypeURL) == "envoy.extensions.upstreams.http.v3.HttpProtocolOptions"
 			_, err := lbmodel.GRPCSessionIdleTimeout(in)
 			switch {
 			case p.Target == TargetGRPC && err != nil:

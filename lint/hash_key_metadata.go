@@ -1,7 +1,7 @@
 package lint
 
 import (
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/model"
 	"google.golang.org/protobuf/types/known/structpb"
 )
 
@@ -18,7 +18,7 @@ var _ = register(&Rule{
 	Hint: "Give every endpoint a distinct string hash_key, or none.",
 	Check: func(p *Pass) {
 		for _, cl := range p.Cfg.Clusters {
-			if !analyze.IsHashPolicy(p.Model(cl).Policy) || cl.Assignment == nil {
+			if !model.IsHashPolicy(p.Model(cl).Policy) || cl.Assignment == nil {
 				continue
 			}
 			type prio struct{ with, without int }

@@ -1,6 +1,6 @@
 package lint
 
-import "github.com/lbctl/lbctl/analyze"
+import "github.com/lbctl/lbctl/analyze/model"
 
 // LB1402 hash-no-policy (HASH-NO-POLICY).
 var _ = register(&Rule{
@@ -13,7 +13,7 @@ var _ = register(&Rule{
 	Hint: "Add a hash_policy (header, cookie, source IP...) to the routes, or use a non-hashing policy.",
 	Check: func(p *Pass) {
 		for _, cl := range p.Cfg.Clusters {
-			if !analyze.IsHashPolicy(p.Model(cl).Policy) || clusterHashPolicy(p, cl.Proto) {
+			if !model.IsHashPolicy(p.Model(cl).Policy) || clusterHashPolicy(p, cl.Proto) {
 				continue
 			}
 			routes := p.RoutesTo(cl.Name())

@@ -1,6 +1,6 @@
 package lint
 
-import "github.com/lbctl/lbctl/analyze"
+import "github.com/lbctl/lbctl/analyze/model"
 
 // LB1401 hash-policy-ignored (HASH-POLICY-IGNORED).
 var _ = register(&Rule{
@@ -17,7 +17,7 @@ var _ = register(&Rule{
 				continue
 			}
 			m := p.Model(cl)
-			if m.IsAggregate || analyze.IsHashPolicy(m.Policy) {
+			if m.IsAggregate || model.IsHashPolicy(m.Policy) {
 				continue // aggregates: LB1211
 			}
 			p.Report(p.pos(rt.Action, "hash_policy"), "route to %q has hash_policy, but the cluster's LB is %s, which ignores the hash", rt.Cluster, m.Policy)

@@ -3,10 +3,10 @@ package lint
 import (
 	"net/netip"
 
+	"github.com/lbctl/lbctl/analyze/config"
+
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
-
-	"github.com/lbctl/lbctl/analyze"
 )
 
 // LB1120 hostname-in-static (ENV-HOSTNAME-IN-STATIC-EDS).
@@ -18,7 +18,7 @@ var _ = register(&Rule{
 		"'STRICT_DNS' or 'LOGICAL_DNS'\" (upstream_impl.cc); gRPC (A27) requires IP literals too.",
 	Hint: "Use type: STRICT_DNS (or LOGICAL_DNS) for names, or write the IP address.",
 	Check: func(p *Pass) {
-		p.assignments(func(cl *analyze.Cluster, a *endpointv3.ClusterLoadAssignment) {
+		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
 			c := cl.Proto
 			if c.GetClusterType() != nil || (c.GetType() != clusterv3.Cluster_STATIC && c.GetType() != clusterv3.Cluster_EDS) {
 				return

@@ -1,8 +1,8 @@
 package lint
 
-import "github.com/lbctl/lbctl/analyze"
+import "github.com/lbctl/lbctl/analyze/config"
 
-// loadRule reports the loader's problems of one code (analyze.Problem.Code)
+// loadRule reports the loader's problems of one code (config.Problem.Code)
 // as findings, with the problem's own severity: the loader knows whether
 // the input is still usable (an unknown field inside LB config is an error,
 // one in a listener a warning).
@@ -14,9 +14,9 @@ func loadRule(code string) func(p *Pass) {
 			}
 			sev := SevError
 			switch pr.Severity {
-			case analyze.SevWarning:
+			case config.SevWarning:
 				sev = SevWarning
-			case analyze.SevInfo:
+			case config.SevInfo:
 				sev = SevInfo
 			}
 			p.ReportSev(sev, pr.Pos, "%s", pr.Msg)

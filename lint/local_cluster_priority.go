@@ -2,8 +2,8 @@ package lint
 
 import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
-
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
 )
 
 // LB1117 local-cluster-priority (ENV-LOCAL-CLUSTER-PRIORITY).
@@ -16,12 +16,12 @@ var _ = register(&Rule{
 		"\"Unexpected non-zero priority for local cluster '{}'.\"",
 	Hint: "Put all endpoints of the local cluster at priority 0.",
 	Check: func(p *Pass) {
-		local := p.Cfg.LocalClusterName(analyze.ExplainOptions{})
+		local := model.LocalClusterName(p.Cfg, model.Options{})
 		cl := p.Cfg.Cluster(local)
 		if local == "" || cl == nil {
 			return
 		}
-		p.assignments(func(c *analyze.Cluster, a *endpointv3.ClusterLoadAssignment) {
+		p.assignments(func(c *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
 			if c != cl {
 				return
 			}

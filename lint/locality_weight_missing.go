@@ -2,8 +2,7 @@ package lint
 
 import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
-
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 // LB1602 locality-weight-missing (WGT-LOCALITY-WEIGHT-MISSING-ENVOY).
@@ -15,7 +14,7 @@ var _ = register(&Rule{
 		"enabled, the locality is assigned no load.\" Its endpoints receive no traffic.",
 	Hint: "Give every locality a load_balancing_weight.",
 	Check: func(p *Pass) {
-		p.assignments(func(cl *analyze.Cluster, a *endpointv3.ClusterLoadAssignment) {
+		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
 			if !p.localityWeighted(cl.Proto) {
 				return
 			}

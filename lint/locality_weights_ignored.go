@@ -2,8 +2,7 @@ package lint
 
 import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
-
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 // LB1601 locality-weights-ignored (WGT-LOCALITY-WEIGHTS-IGNORED).
@@ -17,7 +16,7 @@ var _ = register(&Rule{
 		"split the traffic differently.",
 	Hint: "Add common_lb_config.locality_weighted_lb_config: {} if the weights are meant.",
 	Check: func(p *Pass) {
-		p.assignments(func(cl *analyze.Cluster, a *endpointv3.ClusterLoadAssignment) {
+		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
 			if p.localityWeighted(cl.Proto) || p.Model(cl).IsAggregate {
 				return
 			}

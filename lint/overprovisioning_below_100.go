@@ -2,8 +2,7 @@ package lint
 
 import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
-
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 // LB1505 overprovisioning-below-100 (PRI-OPF-BELOW-100).
@@ -16,7 +15,7 @@ var _ = register(&Rule{
 		"permanently sending cross-priority traffic.",
 	Hint: "Use overprovisioning_factor >= 100 (the default is 140).",
 	Check: func(p *Pass) {
-		p.assignments(func(cl *analyze.Cluster, a *endpointv3.ClusterLoadAssignment) {
+		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
 			if f := a.GetPolicy().GetOverprovisioningFactor(); f != nil && f.GetValue() > 0 && f.GetValue() < 100 {
 				m := p.Model(cl)
 				h := 0

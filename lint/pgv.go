@@ -5,11 +5,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbctl/lbctl/analyze/config"
+
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/anypb"
-
-	"github.com/lbctl/lbctl/analyze"
 )
 
 // Violation is one protoc-gen-validate constraint that go-control-plane's
@@ -24,7 +24,7 @@ type Violation struct {
 	// message text (load_assignment.endpoints[0].load_balancing_weight).
 	Path   string
 	Reason string
-	Pos    analyze.Pos
+	Pos    config.Pos
 	// Claimed is set by the specific PGV rule that reports it, so that
 	// LB1000 reports only the rest.
 	Claimed bool

@@ -3,9 +3,9 @@ package lint
 import (
 	"fmt"
 
-	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	"github.com/lbctl/lbctl/analyze/config"
 
-	"github.com/lbctl/lbctl/analyze"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 )
 
 // LB1503 priority-dup-locality (PRI-DUP-LOCALITY).
@@ -18,7 +18,7 @@ var _ = register(&Rule{
 		"written weights do not add up as the author may expect.",
 	Hint: "Merge the two entries into one locality.",
 	Check: func(p *Pass) {
-		p.assignments(func(cl *analyze.Cluster, a *endpointv3.ClusterLoadAssignment) {
+		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
 			seen := map[string]bool{}
 			for _, loc := range a.GetEndpoints() {
 				l := loc.GetLocality()

@@ -2,8 +2,7 @@ package lint
 
 import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
-
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 // LB1501 priority-gap (PRI-GAP).
@@ -15,7 +14,7 @@ var _ = register(&Rule{
 		"in the PrioritySet, which never takes traffic; gRPC NACKs the assignment (A27, \"priority 1 missing\").",
 	Hint: "Renumber the priorities 0..N without gaps.",
 	Check: func(p *Pass) {
-		p.assignments(func(cl *analyze.Cluster, a *endpointv3.ClusterLoadAssignment) {
+		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
 			present := map[uint32]*endpointv3.LocalityLbEndpoints{}
 			var maxP uint32
 			for _, loc := range a.GetEndpoints() {

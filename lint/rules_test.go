@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 const fixtureDir = "../fixtures/lint"
@@ -54,18 +54,18 @@ func TestRegistry(t *testing.T) {
 
 // fixture reads a fixture's "# want: ID LINE:COL" lines and "# input:"
 // extra paths (relative to the fixture directory).
-func fixture(t *testing.T, path string) (wants []string, inputs []analyze.Input) {
+func fixture(t *testing.T, path string) (wants []string, inputs []config.Input) {
 	wants, inputs, _ = fixtureTargets(t, path)
 	return wants, inputs
 }
 
 // fixtureTargets is fixture plus the "# target:" directive ("" if none).
-func fixtureTargets(t *testing.T, path string) (wants []string, inputs []analyze.Input, target string) {
+func fixtureTargets(t *testing.T, path string) (wants []string, inputs []config.Input, target string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	inputs = []analyze.Input{{Path: path}}
+	inputs = []config.Input{{Path: path}}
 	for _, line := range strings.Split(string(data), "\n") {
 		if m := wantRE.FindStringSubmatch(line); m != nil {
 			wants = append(wants, m[1]+" "+m[2]+":"+m[3])
@@ -74,21 +74,21 @@ func fixtureTargets(t *testing.T, path string) (wants []string, inputs []analyze
 			target = m[1]
 		}
 		if i := strings.Index(line, "# input:"); i >= 0 {
-			inputs = append(inputs, analyze.Input{Path: filepath.Join(fixtureDir, strings.TrimSpace(line[i+len("# input:"):]))})
+			inputs = append(inputs, config.Input{Path: filepath.Join(fixtureDir, strings.TrimSpace(line[i+len("# input:"):]))})
 		}
 	}
 	sort.Strings(wants)
 	return wants, inputs, target
 }
 
-func lintFiles(inputs []analyze.Input, targets ...Target) []Finding {
-	cfg, _ := analyze.Load(inputs, "")
+func lintFiles(inputs []config.Input, targets ...Target) []Finding {
+	cfg, _ := config.Load(inputs, "")
 	return Run(cfg, Options{Targets: targets})
 }
 
 // fixtureRun lints a fixture for its "# target:" directive, or for rule r's
 // default target (envoy, or grpc when r does not apply to envoy).
-func fixtureRun(t *testing.T, r *Rule, target string, inputs []analyze.Input) []Finding {
+func fixtureRun(t *testing.T, r *Rule, target string, inputs []config.Input) []Finding {
 	if target == "" {
 		target = string(TargetEnvoy)
 		if !r.Applies(TargetEnvoy) {

@@ -2,38 +2,38 @@ package lint
 
 import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
 	"google.golang.org/protobuf/proto"
-
-	"github.com/lbctl/lbctl/analyze"
 )
 
 // shared is derived data several rules use, computed once per Run.
 type shared struct {
-	cfg    *analyze.Config
-	models map[*analyze.Cluster]*analyze.Model
-	routes []analyze.RouteTarget
+	cfg    *config.Config
+	models map[*config.Cluster]*model.Model
+	routes []config.RouteTarget
 	routed bool
 	pgv    []*Violation
 	pgvRun bool
 }
 
-func newShared(cfg *analyze.Config) *shared {
-	return &shared{cfg: cfg, models: map[*analyze.Cluster]*analyze.Model{}}
+func newShared(cfg *config.Config) *shared {
+	return &shared{cfg: cfg, models: map[*config.Cluster]*model.Model{}}
 }
 
-// Model is cfg.Model(cl), cached.
-func (s *shared) Model(cl *analyze.Cluster) *analyze.Model {
+// Model is model.Of(cfg, cl), cached.
+func (s *shared) Model(cl *config.Cluster) *model.Model {
 	if m, ok := s.models[cl]; ok {
 		return m
 	}
-	m := s.cfg.Model(cl)
+	m := model.Of(s.cfg, cl)
 	s.models[cl] = m
 	return m
 }
 
 // Routes lists every route target in the loaded route configurations
-// (analyze.Config.RouteTargets, computed once per run).
-func (s *shared) Routes() []analyze.RouteTarget {
+// (config.Config.RouteTargets, computed once per run).
+func (s *shared) Routes() []config.RouteTarget {
 	if !s.routed {
 		s.routed = true
 		s.routes = s.cfg.RouteTargets()
@@ -42,8 +42,8 @@ func (s *shared) Routes() []analyze.RouteTarget {
 }
 
 // RoutesTo lists the route targets naming cluster name.
-func (s *shared) RoutesTo(name string) []analyze.RouteTarget {
-	var out []analyze.RouteTarget
+func (s *shared) RoutesTo(name string) []config.RouteTarget {
+	var out []config.RouteTarget
 	for _, rt := range s.Routes() {
 		if rt.Cluster == name {
 			out = append(out, rt)
@@ -75,5 +75,5 @@ func providesLB(c *clusterv3.Cluster) bool {
 // usesClusterProvided reports whether the cluster asks for a
 // cluster-provided LB: the enum, or a first typed entry of ClusterProvided.
 func (s *shared) usesClusterProvided(c *clusterv3.Cluster) bool {
-	return analyze.PolicyName(c) == "CLUSTER_PROVIDED"
+	return model.PolicyName(c) == "CLUSTER_PROVIDED"
 }

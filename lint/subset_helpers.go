@@ -3,18 +3,18 @@ package lint
 import (
 	"slices"
 
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 // hasSubsets reports whether the cluster uses the legacy subset LB with at
 // least one selector (LegacyLbPolicyConfigHelper: with no selectors the
 // subset LB is not used).
-func hasSubsets(cl *analyze.Cluster) bool {
+func hasSubsets(cl *config.Cluster) bool {
 	return cl.Proto.GetLoadBalancingPolicy() == nil && len(cl.Proto.GetLbSubsetConfig().GetSubsetSelectors()) > 0
 }
 
 // selectorKeySets lists each selector's sorted key set.
-func selectorKeySets(cl *analyze.Cluster) [][]string {
+func selectorKeySets(cl *config.Cluster) [][]string {
 	var out [][]string
 	for _, s := range cl.Proto.GetLbSubsetConfig().GetSubsetSelectors() {
 		k := uniq(s.GetKeys())
@@ -24,12 +24,12 @@ func selectorKeySets(cl *analyze.Cluster) [][]string {
 }
 
 // matchKeys is the sorted key set of a route's subset criteria.
-func matchKeys(rt analyze.RouteTarget) []string {
+func matchKeys(rt config.RouteTarget) []string {
 	return rt.Criteria(nil).Names()
 }
 
 // selectorFor reports whether some selector has exactly keys.
-func selectorFor(cl *analyze.Cluster, keys []string) bool {
+func selectorFor(cl *config.Cluster, keys []string) bool {
 	for _, s := range selectorKeySets(cl) {
 		if slices.Equal(s, keys) {
 			return true

@@ -1,13 +1,13 @@
 package lint
 
-import "github.com/lbctl/lbctl/analyze"
+import "github.com/lbctl/lbctl/analyze/config"
 
-// LB0008 unresolved-reference: a reference to something not loaded (load problem analyze.CodeReference).
+// LB0008 unresolved-reference: a reference to something not loaded (load problem config.CodeReference).
 var _ = register(&Rule{
 	ID:       "LB0008",
 	Name:     "unresolved-reference",
 	Severity: map[Target]Severity{TargetEnvoy: SevWarning, TargetGRPC: SevWarning},
 	Doc:      "A resource refers to another by name (an EDS ClusterLoadAssignment to its cluster) and no loaded resource has that name.",
 	Hint:     "Add the missing file to the command line, or fix the name.",
-	Check:    loadRule(analyze.CodeReference),
+	Check:    loadRule(config.CodeReference),
 })

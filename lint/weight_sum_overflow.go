@@ -3,9 +3,9 @@ package lint
 import (
 	"math"
 
-	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	"github.com/lbctl/lbctl/analyze/config"
 
-	"github.com/lbctl/lbctl/analyze"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 )
 
 // LB1119 weight-sum-overflow (ENV-WEIGHT-SUM-OVERFLOW).
@@ -18,7 +18,7 @@ var _ = register(&Rule{
 		"localities at the same priority exceeds ...\"; grpc-go NACKs both.",
 	Hint: "Scale the weights down; only their ratios matter.",
 	Check: func(p *Pass) {
-		p.assignments(func(cl *analyze.Cluster, a *endpointv3.ClusterLoadAssignment) {
+		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
 			perPriority := map[uint32]uint64{}
 			reported := map[uint32]bool{}
 			for _, loc := range a.GetEndpoints() {

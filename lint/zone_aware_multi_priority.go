@@ -1,7 +1,7 @@
 package lint
 
 import (
-	"github.com/lbctl/lbctl/analyze"
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 // LB1510 zone-aware-multi-priority (PRI-ZONE-AWARE-MULTI).
@@ -27,7 +27,7 @@ var _ = register(&Rule{
 })
 
 // maxPriority is the highest endpoint priority of cl's assignment.
-func maxPriority(cl *analyze.Cluster) uint32 {
+func maxPriority(cl *config.Cluster) uint32 {
 	var top uint32
 	for _, loc := range cl.Assignment.GetEndpoints() {
 		top = max(top, loc.GetPriority())

@@ -1,6 +1,6 @@
 package lint
 
-import "github.com/lbctl/lbctl/analyze"
+import "github.com/lbctl/lbctl/analyze/model"
 
 // LB1509 zone-aware-no-local (PRI-ZONE-AWARE-NO-LOCAL).
 var _ = register(&Rule{
@@ -12,7 +12,7 @@ var _ = register(&Rule{
 		"settings are inert. gRPC ignores zone-aware routing altogether. Judged only when a bootstrap is loaded.",
 	Hint: "Set cluster_manager.local_cluster_name in the bootstrap, or drop zone_aware_lb_config.",
 	Check: func(p *Pass) {
-		if len(p.Cfg.Bootstraps) == 0 || p.Cfg.LocalClusterName(analyze.ExplainOptions{}) != "" {
+		if len(p.Cfg.Bootstraps) == 0 || model.LocalClusterName(p.Cfg, model.Options{}) != "" {
 			return
 		}
 		for _, cl := range p.Cfg.Clusters {

@@ -1,0 +1,451 @@
+package config
+
+import (
+	"encoding/base64"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+)
+
+// decoder fills protobuf messages from YAML nodes, the way protojson reads
+// Envoy's JSON form, but keeping every node's position and reporting every
+// problem with it (protojson stops at the first error and gives a byte
+// offset into JSON the user never wrote).
+type decoder struct {
+	file  string
+	src   *Sources
+	probs Problems
+	// lenient makes unknown fields warnings: admin dumps from newer Envoys
+	// and v2-era payloads carry fields this build does not know.
+	lenient bool
+	// anyField is the full name of the field whose value is being decoded,
+	// for Any fields whose type follows from where they stand.
+	anyField protoreflect.FullName
+	// lbScope is set inside load-balancing config (clusters, endpoints,
+	// routes, LB extensions), where an unknown field is an error.
+	lbScope bool
+}
+
+// inLBScope reports whether a message belongs to load-balancing config.
+func inLBScope(name protoreflect.FullName) bool {
+	for _, p := range []string{"envoy.config.cluster.", "envoy.config.endpoint.", "envoy.config.route.",
+		"envoy.extensions.clusters.", "envoy.extensions.load_balancing_policies."} {
+		if strings.HasPrefix(string(name), p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *decoder) problem(n *yaml.Node, sev Severity, code, msg string) {
+	d.probs = append(d.probs, Problem{Pos: nodePos(d.file, n), Severity: sev, Code: code, Msg: msg})
+}
+
+func (d *decoder) errorf(n *yaml.Node, code, msg string) { d.problem(n, SevError, code, msg) }
+
+// message decodes a mapping node into m.
+func (d *decoder) message(n *yaml.Node, m protoreflect.Message) {
+	n = resolve(n)
+	desc := m.Descriptor()
+	if special := wellKnown[desc.FullName()]; special != nil {
+		if special(d, n, m) {
+			d.src.record(m.Interface(), d.file, n)
+			return
+		}
+	}
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, CodeType, "expected a mapping for "+string(desc.FullName())+", found "+kindName(n))
+		return
+	}
+	d.src.record(m.Interface(), d.file, n)
+	if !d.lbScope && inLBScope(desc.FullName()) {
+		d.lbScope = true
+		defer func() { d.lbScope = false }()
+	}
+	fields := desc.Fields()
+	oneofSet := map[protoreflect.FullName]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolve(n.Content[i+1])
+		if k.Value == "<<" { // YAML merge key: read the anchored mapping in place
+			d.message(v, m)
+			continue
+		}
+		fd := fields.ByName(protoreflect.Name(k.Value))
+		if fd == nil {
+			fd = fields.ByJSONName(k.Value)
+		}
+		if fd == nil {
+			if legacy := legacyFields[desc.FullName()][k.Value]; legacy != nil {
+				legacy(d, k, v, m)
+				continue
+			}
+			d.unknownField(k, desc)
+			continue
+		}
+		if isNull(v) && (fd.Message() == nil || fd.Message().FullName() != "google.protobuf.Value" || fd.IsList()) {
+			continue // protojson: null means unset
+		}
+		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
+			if prev, ok := oneofSet[od.FullName()]; ok {
+				d.errorf(k, CodeOneof, "\""+k.Value+"\" and \""+prev.Value+"\" are both set, but only one of "+string(od.Name())+" may be")
+				continue
+			}
+			oneofSet[od.FullName()] = k
+		}
+		d.field(k, v, m, fd)
+	}
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+
+func (d *decoder) unknownField(k *yaml.Node, desc protoreflect.MessageDescriptor) {
+	msg := "unknown field \"" + k.Value + "\" in " + string(desc.FullName())
+	if s := suggestField(k.Value, desc); s != "" {
+		msg += " (did you mean \"" + s + "\"?)"
+	}
+	sev := SevError
+	if d.lenient || !d.lbScope {
+		// Outside load-balancing config (listeners, filters, bootstrap) an
+		// unknown field is most likely one of a newer or older Envoy than
+		// this build; lbctl does not use it, so it only warns.
+		sev = SevWarning
+		msg += "; lbctl does not use this part of the config and reads on"
+	}
+	d.problem(k, sev, CodeUnknownField, msg)
+}
+
+func (d *decoder) field(k, v *yaml.Node, m protoreflect.Message, fd protoreflect.FieldDescriptor) {
+	switch {
+	case fd.IsMap():
+		if v.Kind != yaml.MappingNode {
+			d.errorf(v, CodeType, "expected a mapping for \""+k.Value+"\", found "+kindName(v))
+			return
+		}
+		mp := m.Mutable(fd).Map()
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			mk, mv := v.Content[i], resolve(v.Content[i+1])
+			key, ok := d.scalar(mk, fd.MapKey())
+			if !ok {
+				continue
+			}
+			if fd.MapValue().Message() != nil {
+				val := mp.NewValue()
+				d.message(mv, val.Message())
+				mp.Set(key.MapKey(), val)
+			} else if val, ok := d.scalar(mv, fd.MapValue()); ok {
+				mp.Set(key.MapKey(), val)
+			}
+		}
+	case fd.IsList():
+		items := v.Content
+		if v.Kind != yaml.SequenceNode {
+			// Envoy's JSON parser (protobuf's ProtoStreamObjectWriter)
+			// takes a single value for a repeated field as a list of one.
+			items = []*yaml.Node{v}
+		}
+		list := m.Mutable(fd).List()
+		for _, item := range items {
+			item = resolve(item)
+			if fd.Message() != nil {
+				el := list.AppendMutable()
+				d.message(item, el.Message())
+			} else if val, ok := d.scalar(item, fd); ok {
+				list.Append(val)
+			}
+		}
+	case fd.Message() != nil:
+		d.anyField = fd.FullName()
+		d.message(v, m.Mutable(fd).Message())
+		d.anyField = ""
+	default:
+		if val, ok := d.scalar(v, fd); ok {
+			m.Set(fd, val)
+		}
+	}
+}
+
+// scalar reads a scalar node as the field's kind, accepting what protojson
+// accepts (quoted integers, "NaN", enum names or numbers) plus enum names in
+// any case, as Envoy's JSON parser does.
+func (d *decoder) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor) (protoreflect.Value, bool) {
+	n = resolve(n)
+	if n.Kind != yaml.ScalarNode {
+		d.errorf(n, CodeType, "expected "+kindWanted(fd)+", found "+kindName(n))
+		return protoreflect.Value{}, false
+	}
+	tag := n.ShortTag()
+	bad := func() (protoreflect.Value, bool) {
+		d.errorf(n, CodeType, "expected "+kindWanted(fd)+", found "+kindName(n)+" \""+n.Value+"\"")
+		return protoreflect.Value{}, false
+	}
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		if tag != "!!bool" {
+			return bad()
+		}
+		b, _ := strconv.ParseBool(strings.ToLower(n.Value))
+		return protoreflect.ValueOfBool(b), true
+	case protoreflect.StringKind:
+		if tag != "!!str" {
+			return bad()
+		}
+		return protoreflect.ValueOfString(n.Value), true
+	case protoreflect.BytesKind:
+		b, err := base64.StdEncoding.DecodeString(n.Value)
+		if err != nil {
+			if b, err = base64.URLEncoding.DecodeString(n.Value); err != nil {
+				d.errorf(n, CodeType, "expected base64 bytes, found \""+n.Value+"\"")
+				return protoreflect.Value{}, false
+			}
+		}
+		return protoreflect.ValueOfBytes(b), true
+	case protoreflect.EnumKind:
+		return d.enum(n, fd)
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		if tag != "!!float" && tag != "!!int" && tag != "!!str" {
+			return bad()
+		}
+		f, err := parseFloat(n.Value)
+		if err != nil {
+			return bad()
+		}
+		if fd.Kind() == protoreflect.FloatKind {
+			if math.Abs(f) > math.MaxFloat32 && !math.IsInf(f, 0) {
+				d.errorf(n, CodeInvalidValue, "value "+n.Value+" is out of range for a float")
+				return protoreflect.Value{}, false
+			}
+			return protoreflect.ValueOfFloat32(float32(f)), true
+		}
+		return protoreflect.ValueOfFloat64(f), true
+	}
+	// Integers.
+	if tag != "!!int" && tag != "!!str" && tag != "!!float" {
+		return bad()
+	}
+	text := strings.TrimSpace(n.Value)
+	signed := fd.Kind() == protoreflect.Int32Kind || fd.Kind() == protoreflect.Sint32Kind ||
+		fd.Kind() == protoreflect.Sfixed32Kind || fd.Kind() == protoreflect.Int64Kind ||
+		fd.Kind() == protoreflect.Sint64Kind || fd.Kind() == protoreflect.Sfixed64Kind
+	bits := 64
+	switch fd.Kind() {
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
+		protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		bits = 32
+	}
+	if signed {
+		i, err := parseInt(text, bits)
+		if err != nil {
+			d.errorf(n, CodeType, "expected "+kindWanted(fd)+", found \""+n.Value+"\"")
+			return protoreflect.Value{}, false
+		}
+		if bits == 32 {
+			return protoreflect.ValueOfInt32(int32(i)), true
+		}
+		return protoreflect.ValueOfInt64(i), true
+	}
+	if strings.HasPrefix(text, "-") {
+		d.errorf(n, CodeInvalidValue, "expected a non-negative integer, found "+n.Value)
+		return protoreflect.Value{}, false
+	}
+	u, err := parseUint(text, bits)
+	if err != nil {
+		d.errorf(n, CodeType, "expected "+kindWanted(fd)+", found \""+n.Value+"\"")
+		return protoreflect.Value{}, false
+	}
+	if bits == 32 {
+		return protoreflect.ValueOfUint32(uint32(u)), true
+	}
+	return protoreflect.ValueOfUint64(u), true
+}
+
+func parseInt(s string, bits int) (int64, error) {
+	i, err := strconv.ParseInt(s, 0, bits)
+	if err == nil {
+		return i, nil
+	}
+	f, ferr := strconv.ParseFloat(s, 64) // protojson accepts 1e3 and 5.0
+	if ferr != nil || f != math.Trunc(f) || math.Abs(f) > math.Exp2(float64(bits-1)) {
+		return 0, err
+	}
+	return int64(f), nil
+}
+
+func parseUint(s string, bits int) (uint64, error) {
+	u, err := strconv.ParseUint(s, 0, bits)
+	if err == nil {
+		return u, nil
+	}
+	f, ferr := strconv.ParseFloat(s, 64)
+	if ferr != nil || f != math.Trunc(f) || f < 0 || f >= math.Exp2(float64(bits)) {
+		return 0, err
+	}
+	return uint64(f), nil
+}
+
+func parseFloat(s string) (float64, error) {
+	switch s {
+	case "NaN", ".nan", ".NaN":
+		return math.NaN(), nil
+	case "Infinity", ".inf", ".Inf":
+		return math.Inf(1), nil
+	case "-Infinity", "-.inf", "-.Inf":
+		return math.Inf(-1), nil
+	}
+	return strconv.ParseFloat(strings.TrimSpace(s), 64)
+}
+
+func (d *decoder) enum(n *yaml.Node, fd protoreflect.FieldDescriptor) (protoreflect.Value, bool) {
+	values := fd.Enum().Values()
+	if n.ShortTag() == "!!int" {
+		i, err := strconv.ParseInt(n.Value, 0, 32)
+		if err == nil {
+			return protoreflect.ValueOfEnum(protoreflect.EnumNumber(i)), true
+		}
+	}
+	if v3, ok := v2EnumValues[n.Value]; ok && values.ByName(protoreflect.Name(v3)) != nil {
+		d.problem(n, SevWarning, CodeLegacy, n.Value+" is a v2 value, removed in v3; read as "+v3)
+		return protoreflect.ValueOfEnum(values.ByName(protoreflect.Name(v3)).Number()), true
+	}
+	if v := values.ByName(protoreflect.Name(n.Value)); v != nil {
+		return protoreflect.ValueOfEnum(v.Number()), true
+	}
+	for i := 0; i < values.Len(); i++ {
+		if strings.EqualFold(string(values.Get(i).Name()), n.Value) {
+			return protoreflect.ValueOfEnum(values.Get(i).Number()), true
+		}
+	}
+	names := make([]string, 0, values.Len())
+	for i := 0; i < values.Len(); i++ {
+		name := string(values.Get(i).Name())
+		if !strings.HasPrefix(name, "hidden_envoy_deprecated") && !strings.HasPrefix(name, "DEPRECATED") {
+			names = append(names, name)
+		}
+	}
+	msg := "unknown value \"" + n.Value + "\" for " + string(fd.Enum().Name())
+	if s := closest(n.Value, names); s != "" {
+		msg += " (did you mean " + s + "?)"
+	} else {
+		msg += " (expected one of " + strings.Join(names, ", ") + ")"
+	}
+	d.errorf(n, CodeInvalidValue, msg)
+	return protoreflect.Value{}, false
+}
+
+func kindWanted(fd protoreflect.FieldDescriptor) string {
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return "true or false"
+	case protoreflect.StringKind:
+		return "a string"
+	case protoreflect.BytesKind:
+		return "base64 bytes"
+	case protoreflect.EnumKind:
+		return "a " + string(fd.Enum().Name()) + " name"
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		return "a number"
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return "a non-negative integer"
+	}
+	return "an integer"
+}
+
+// resolveType finds a message type by type URL, mapping v2 names to their v3
+// successors (legacy is the v3 name then).
+func resolveType(url string) (mt protoreflect.MessageType, legacy string) {
+	name := TypeName(url)
+	if mt, err := protoregistry.GlobalTypes.FindMessageByName(protoreflect.FullName(name)); err == nil {
+		return mt, ""
+	}
+	if v3, ok := v2Types[name]; ok {
+		if mt, err := protoregistry.GlobalTypes.FindMessageByName(protoreflect.FullName(v3)); err == nil {
+			return mt, v3
+		}
+	}
+	if strings.HasPrefix(name, "envoy.admin.v2alpha.") {
+		v3 := "envoy.admin.v3." + strings.TrimPrefix(name, "envoy.admin.v2alpha.")
+		if mt, err := protoregistry.GlobalTypes.FindMessageByName(protoreflect.FullName(v3)); err == nil {
+			return mt, v3
+		}
+	}
+	return nil, ""
+}
+
+// v2Untyped gives the type of Any fields that v2alpha admin dumps wrote as
+// plain messages, without "@type".
+var v2Untyped = map[protoreflect.FullName]string{
+	"envoy.admin.v3.ClustersConfigDump.StaticCluster.cluster":                  "envoy.config.cluster.v3.Cluster",
+	"envoy.admin.v3.ClustersConfigDump.DynamicCluster.cluster":                 "envoy.config.cluster.v3.Cluster",
+	"envoy.admin.v3.ListenersConfigDump.StaticListener.listener":               "envoy.config.listener.v3.Listener",
+	"envoy.admin.v3.ListenersConfigDump.DynamicListenerState.listener":         "envoy.config.listener.v3.Listener",
+	"envoy.admin.v3.RoutesConfigDump.StaticRouteConfig.route_config":           "envoy.config.route.v3.RouteConfiguration",
+	"envoy.admin.v3.RoutesConfigDump.DynamicRouteConfig.route_config":          "envoy.config.route.v3.RouteConfiguration",
+	"envoy.admin.v3.EndpointsConfigDump.StaticEndpointConfig.endpoint_config":  "envoy.config.endpoint.v3.ClusterLoadAssignment",
+	"envoy.admin.v3.EndpointsConfigDump.DynamicEndpointConfig.endpoint_config": "envoy.config.endpoint.v3.ClusterLoadAssignment",
+	"envoy.admin.v3.BootstrapConfigDump.bootstrap":                             "",
+}
+
+// v2EnumValues maps enum values v3 removed to what Envoy read them as.
+var v2EnumValues = map[string]string{
+	"ORIGINAL_DST_LB": "CLUSTER_PROVIDED", // lb_policy of ORIGINAL_DST clusters
+}
+
+// v2Types maps the v2 resource types still found in old configs and dumps to
+// the v3 types that replaced them.
+var v2Types = map[string]string{
+	"envoy.api.v2.Cluster":                "envoy.config.cluster.v3.Cluster",
+	"envoy.api.v2.ClusterLoadAssignment":  "envoy.config.endpoint.v3.ClusterLoadAssignment",
+	"envoy.api.v2.RouteConfiguration":     "envoy.config.route.v3.RouteConfiguration",
+	"envoy.api.v2.Listener":               "envoy.config.listener.v3.Listener",
+	"envoy.config.bootstrap.v2.Bootstrap": "envoy.config.bootstrap.v3.Bootstrap",
+	"envoy.config.filter.network.http_connection_manager.v2.HttpConnectionManager": "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
+	"envoy.config.filter.http.router.v2.Router":                                    "envoy.extensions.filters.http.router.v3.Router",
+	"envoy.config.cluster.aggregate.v2alpha.ClusterConfig":                         "envoy.extensions.clusters.aggregate.v3.ClusterConfig",
+}
+
+// suggestField finds the field name closest to a misspelt key.
+func suggestField(key string, desc protoreflect.MessageDescriptor) string {
+	fields := desc.Fields()
+	names := make([]string, 0, fields.Len())
+	for i := 0; i < fields.Len(); i++ {
+		names = append(names, string(fields.Get(i).Name()))
+	}
+	return closest(key, names)
+}
+
+// closest returns the candidate within a small edit distance of s, if any.
+func closest(s string, candidates []string) string {
+	best, bestD := "", 4
+	if len(s) < 8 {
+		bestD = 3
+	}
+	for _, c := range candidates {
+		if dd := editDistance(strings.ToLower(s), strings.ToLower(c)); dd < bestD {
+			best, bestD = c, dd
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,59 @@
+package config
+
+import "go.yaml.in/yaml/v3"
+
+// detectKind guesses a document's kind from its top-level keys, accepting
+// snake_case and camelCase spellings. "list" is a sequence whose items are
+// detected one by one, "typed" a resource carrying its own "@type".
+func detectKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.MappingNode:
+	default:
+		return ""
+	}
+	has := func(keys ...string) bool {
+		v, _ := mapGet(n, keys...)
+		return v != nil
+	}
+	switch {
+	case has("@type"):
+		return "typed"
+	case wrapped(n):
+		return "typed"
+	case has("configs"):
+		return KindConfigDump
+	case has("cluster_statuses", "clusterStatuses"):
+		return KindAdmin
+	case has("resources"):
+		return KindDiscovery
+	case has("static_resources", "staticResources", "dynamic_resources", "dynamicResources",
+		"cluster_manager", "clusterManager", "layered_runtime", "layeredRuntime", "admin", "node"):
+		return KindBootstrap
+	case has("cluster_name", "clusterName") && !has("type", "lb_policy", "lbPolicy"):
+		return KindEndpoints
+	case has("virtual_hosts", "virtualHosts"):
+		return KindRoutes
+	case has("filter_chains", "filterChains", "listener_filters", "listenerFilters") || has("address") && has("name") && !has("type", "lb_policy", "lbPolicy", "load_assignment", "loadAssignment", "connect_timeout", "connectTimeout"):
+		return KindListener
+	case has("clusters") && !has("name"):
+		return KindClusters
+	case has("name"):
+		return KindCluster
+	}
+	return ""
+}
+
+// wrapped reports a config_dump entry saved on its own, such as
+// {version_info, cluster: {"@type": ...}, last_updated}.
+func wrapped(n *yaml.Node) bool {
+	for _, key := range []string{"cluster", "listener", "route_config", "endpoint_config"} {
+		if v, _ := mapGet(n, key); v != nil {
+			if t, _ := mapGet(v, "@type"); t != nil {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,176 @@
+package config
+
+import (
+	adminv3 "github.com/envoyproxy/go-control-plane/envoy/admin/v3"
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	"go.yaml.in/yaml/v3"
+	"google.golang.org/protobuf/types/known/anypb"
+)
+
+// document reads one YAML document of the given (or detected) kind.
+func (l *loader) document(file string, n *yaml.Node, kind string) {
+	n = resolve(n)
+	if isNull(n) {
+		return
+	}
+	if kind == "" {
+		kind = detectKind(n)
+	}
+	switch kind {
+	case "":
+		l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind,
+			Msg: "not an Envoy resource lbctl reads: expected a Cluster, a list of clusters, a Bootstrap, a ClusterLoadAssignment, a RouteConfiguration, a Listener, a DiscoveryResponse, an admin config_dump or an admin /clusters dump (use --kind to say which)"})
+	case "list":
+		for _, item := range n.Content {
+			l.document(file, item, "")
+		}
+	case "typed":
+		if wrapped(n) {
+			for _, key := range []string{"cluster", "listener", "route_config", "endpoint_config"} {
+				if v, _ := mapGet(n, key); v != nil {
+					l.document(file, v, "typed")
+				}
+			}
+			return
+		}
+		a := &anypb.Any{}
+		l.decode(file, n, a, false)
+		l.typed(file, a)
+	case KindCluster:
+		if n.Kind == yaml.SequenceNode {
+			for _, item := range n.Content {
+				l.document(file, item, KindCluster)
+			}
+			return
+		}
+		c := &clusterv3.Cluster{}
+		l.decode(file, n, c, false)
+		l.addCluster(file, c)
+	case KindClusters:
+		if n.Kind == yaml.SequenceNode {
+			l.document(file, n, KindCluster)
+			return
+		}
+		list, _ := mapGet(n, "clusters")
+		if list == nil || list.Kind != yaml.SequenceNode {
+			l.problem(Problem{Pos: nodePos(file, n), Code: CodeType, Msg: "expected a list of clusters or a mapping with \"clusters:\""})
+			return
+		}
+		for _, item := range list.Content {
+			l.document(file, item, KindCluster)
+		}
+	case KindBootstrap:
+		b := &bootstrapv3.Bootstrap{}
+		l.decode(file, n, b, false)
+		l.addBootstrap(file, b)
+	case KindEndpoints:
+		if n.Kind == yaml.SequenceNode {
+			for _, item := range n.Content {
+				l.document(file, item, KindEndpoints)
+			}
+			return
+		}
+		a := &endpointv3.ClusterLoadAssignment{}
+		l.decode(file, n, a, false)
+		l.cfg.Assignments = append(l.cfg.Assignments, a)
+	case KindRoutes:
+		r := &routev3.RouteConfiguration{}
+		l.decode(file, n, r, false)
+		l.cfg.Routes = append(l.cfg.Routes, r)
+	case KindListener:
+		li := &listenerv3.Listener{}
+		l.decode(file, n, li, false)
+		l.addListener(li)
+	case KindConfigDump:
+		cd := &adminv3.ConfigDump{}
+		l.decode(file, n, cd, true)
+		for _, a := range cd.GetConfigs() {
+			l.typed(file, a)
+		}
+	case KindAdmin:
+		cs := &adminv3.Clusters{}
+		l.decode(file, n, cs, true)
+		l.addLiveHealth(cs)
+	case KindDiscovery:
+		l.discovery(file, n)
+	default:
+		l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind, Msg: "unknown kind " + kind})
+	}
+}
+
+// discovery reads a DiscoveryResponse-shaped document: "resources" holding
+// typed resources, or Resource wrappers ({name, resource}).
+func (l *loader) discovery(file string, n *yaml.Node) {
+	res, _ := mapGet(n, "resources")
+	if res == nil || res.Kind != yaml.SequenceNode {
+		l.problem(Problem{Pos: nodePos(file, n), Code: CodeType, Msg: "expected \"resources:\" with a list of typed resources"})
+		return
+	}
+	for _, item := range res.Content {
+		item = resolve(item)
+		if inner, _ := mapGet(item, "resource"); inner != nil {
+			item = inner
+		}
+		if t, _ := mapGet(item, "@type"); t == nil {
+			l.document(file, item, "")
+			continue
+		}
+		a := &anypb.Any{}
+		l.decode(file, item, a, false)
+		l.typed(file, a)
+	}
+}
+
+// typed dispatches a decoded Any by its payload type.
+func (l *loader) typed(file string, a *anypb.Any) {
+	switch m := l.cfg.Sources.Unpacked(a).(type) {
+	case nil:
+		// Unknown type: already reported by the decoder.
+	case *clusterv3.Cluster:
+		l.addCluster(file, m)
+	case *endpointv3.ClusterLoadAssignment:
+		l.cfg.Assignments = append(l.cfg.Assignments, m)
+	case *routev3.RouteConfiguration:
+		l.cfg.Routes = append(l.cfg.Routes, m)
+	case *listenerv3.Listener:
+		l.addListener(m)
+	case *bootstrapv3.Bootstrap:
+		l.addBootstrap(file, m)
+	case *adminv3.BootstrapConfigDump:
+		l.addBootstrap(file, m.GetBootstrap())
+	case *adminv3.ClustersConfigDump:
+		for _, c := range m.GetStaticClusters() {
+			l.typed(file, c.GetCluster())
+		}
+		for _, c := range m.GetDynamicActiveClusters() {
+			l.typed(file, c.GetCluster())
+		}
+	case *adminv3.EndpointsConfigDump:
+		for _, e := range m.GetStaticEndpointConfigs() {
+			l.typed(file, e.GetEndpointConfig())
+		}
+		for _, e := range m.GetDynamicEndpointConfigs() {
+			l.typed(file, e.GetEndpointConfig())
+		}
+	case *adminv3.ListenersConfigDump:
+		for _, li := range m.GetStaticListeners() {
+			l.typed(file, li.GetListener())
+		}
+		for _, li := range m.GetDynamicListeners() {
+			l.typed(file, li.GetActiveState().GetListener())
+		}
+	case *adminv3.RoutesConfigDump:
+		for _, r := range m.GetStaticRouteConfigs() {
+			l.typed(file, r.GetRouteConfig())
+		}
+		for _, r := range m.GetDynamicRouteConfigs() {
+			l.typed(file, r.GetRouteConfig())
+		}
+	case *adminv3.Clusters:
+		l.addLiveHealth(m)
+	}
+}

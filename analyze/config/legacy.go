@@ -1,0 +1,103 @@
+package config
+
+import (
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	"go.yaml.in/yaml/v3"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/anypb"
+)
+
+// legacyFields reads v2-era fields that v3 removed but that old configs
+// still carry, each with a warning that names the v3 replacement. Anything
+// not listed here is an unknown field.
+var legacyFields map[protoreflect.FullName]map[string]func(d *decoder, k, v *yaml.Node, m protoreflect.Message)
+
+func init() {
+	filterConfig := func(d *decoder, k, v *yaml.Node, m protoreflect.Message) { d.v2FilterConfig(k, v, m) }
+	ignored := func(replacement string) func(d *decoder, k, v *yaml.Node, m protoreflect.Message) {
+		return func(d *decoder, k, v *yaml.Node, m protoreflect.Message) {
+			d.problem(k, SevWarning, CodeLegacy, "\""+k.Value+"\" is v2 syntax, removed in v3 (use "+replacement+"); lbctl does not read it")
+		}
+	}
+	legacyFields = map[protoreflect.FullName]map[string]func(*decoder, *yaml.Node, *yaml.Node, protoreflect.Message){
+		"envoy.config.cluster.v3.Cluster": {
+			"hosts":       (*decoder).v2Hosts,
+			"tls_context": ignored("transport_socket"), "tlsContext": ignored("transport_socket"),
+		},
+		"envoy.config.listener.v3.Filter":                                        {"config": filterConfig},
+		"envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter": {"config": filterConfig},
+		"envoy.config.listener.v3.ListenerFilter":                                {"config": filterConfig},
+		"envoy.config.accesslog.v3.AccessLog":                                    {"config": ignored("typed_config")},
+		"envoy.config.core.v3.TransportSocket":                                   {"config": ignored("typed_config")},
+		"envoy.config.trace.v3.Tracing.Http":                                     {"config": ignored("typed_config")},
+		"envoy.config.listener.v3.FilterChain":                                   {"tls_context": ignored("transport_socket"), "tlsContext": ignored("transport_socket")},
+		"envoy.config.core.v3.HealthCheck.HttpHealthCheck":                       {"service_name": ignored("service_name_matcher")},
+	}
+}
+
+// v2Hosts reads Cluster.hosts (v2: a list of addresses) into load_assignment,
+// the v3 form Envoy converted it to.
+func (d *decoder) v2Hosts(k, v *yaml.Node, m protoreflect.Message) {
+	d.problem(k, SevWarning, CodeLegacy, "\"hosts\" is v2 syntax, removed in v3; read as load_assignment endpoints")
+	if v.Kind != yaml.SequenceNode {
+		d.errorf(v, CodeType, "expected a list for \"hosts\", found "+kindName(v))
+		return
+	}
+	c := m.Interface().(*clusterv3.Cluster)
+	if c.LoadAssignment == nil {
+		c.LoadAssignment = &endpointv3.ClusterLoadAssignment{ClusterName: c.GetName()}
+		d.src.record(c.LoadAssignment, d.file, k)
+	}
+	group := &endpointv3.LocalityLbEndpoints{}
+	d.src.record(group, d.file, v)
+	for _, item := range v.Content {
+		addr := &corev3.Address{}
+		d.message(resolve(item), addr.ProtoReflect())
+		ep := &endpointv3.LbEndpoint{HostIdentifier: &endpointv3.LbEndpoint_Endpoint{Endpoint: &endpointv3.Endpoint{Address: addr}}}
+		d.src.record(ep, d.file, item)
+		group.LbEndpoints = append(group.LbEndpoints, ep)
+	}
+	c.LoadAssignment.Endpoints = append(c.LoadAssignment.Endpoints, group)
+}
+
+// v2FilterTypes are the v2 filter names whose `config:` lbctl reads as the
+// v3 typed config, so that routes inlined in old listeners are still found.
+var v2FilterTypes = map[string]string{
+	"envoy.http_connection_manager":                 "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
+	"envoy.filters.network.http_connection_manager": "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
+	"envoy.router":              "envoy.extensions.filters.http.router.v3.Router",
+	"envoy.filters.http.router": "envoy.extensions.filters.http.router.v3.Router",
+}
+
+func (d *decoder) v2FilterConfig(k, v *yaml.Node, m protoreflect.Message) {
+	nameField := m.Descriptor().Fields().ByName("name")
+	name := m.Get(nameField).String()
+	typeName, ok := v2FilterTypes[name]
+	if !ok {
+		d.problem(k, SevWarning, CodeLegacy, "\"config\" is v2 syntax, removed in v3 (use typed_config); lbctl does not read the config of \""+name+"\"")
+		return
+	}
+	mt, _ := resolveType(typeName)
+	if mt == nil {
+		return
+	}
+	d.problem(k, SevWarning, CodeLegacy, "\"config\" is v2 syntax, removed in v3 (use typed_config); read as "+typeName)
+	payload := mt.New()
+	sub := *d
+	sub.probs = nil
+	sub.lenient = true
+	sub.message(v, payload)
+	d.probs = append(d.probs, sub.probs...)
+	b, err := proto.Marshal(payload.Interface())
+	if err != nil {
+		return
+	}
+	a := &anypb.Any{TypeUrl: "type.googleapis.com/" + typeName, Value: b}
+	d.src.unpacked[a] = payload.Interface()
+	if fd := m.Descriptor().Fields().ByName("typed_config"); fd != nil {
+		m.Set(fd, protoreflect.ValueOfMessage(a.ProtoReflect()))
+	}
+}

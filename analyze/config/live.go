@@ -1,0 +1,51 @@
+package config
+
+import (
+	adminv3 "github.com/envoyproxy/go-control-plane/envoy/admin/v3"
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
+
+	"github.com/lbctl/lbctl/lbmodel"
+)
+
+// LiveHost is a host as an admin /clusters dump reports it.
+type LiveHost struct {
+	Status   lbmodel.HealthStatus
+	Priority int
+	Weight   uint32
+}
+
+// liveStatus maps a host's admin health flags to the EDS status with the
+// same effect on balancing (HostImplBase::coarseHealth and
+// excludeBasedOnHealthFlag, upstream_impl.h): pending or immediately failed
+// active health checks exclude the host like DRAINING does; failed checks
+// make it unhealthy; a degraded check makes it degraded.
+func liveStatus(h *adminv3.HostHealthStatus) lbmodel.HealthStatus {
+	switch {
+	case h.GetPendingActiveHc() || h.GetExcludedViaImmediateHcFail() || h.GetEdsHealthStatus() == corev3.HealthStatus_DRAINING:
+		return lbmodel.StatusDraining
+	case h.GetFailedActiveHealthCheck() || h.GetFailedOutlierCheck() || h.GetActiveHcTimeout():
+		return lbmodel.StatusUnhealthy
+	case h.GetEdsHealthStatus() == corev3.HealthStatus_UNHEALTHY || h.GetEdsHealthStatus() == corev3.HealthStatus_TIMEOUT:
+		return lbmodel.StatusUnhealthy
+	case h.GetFailedActiveDegradedCheck() || h.GetEdsHealthStatus() == corev3.HealthStatus_DEGRADED:
+		return lbmodel.StatusDegraded
+	}
+	return lbmodel.StatusHealthy
+}
+
+func (l *loader) addLiveHealth(cs *adminv3.Clusters) {
+	for _, c := range cs.GetClusterStatuses() {
+		hosts := l.cfg.LiveHealth[c.GetName()]
+		if hosts == nil {
+			hosts = map[string]LiveHost{}
+			l.cfg.LiveHealth[c.GetName()] = hosts
+		}
+		for _, h := range c.GetHostStatuses() {
+			hosts[FormatAddress(h.GetAddress())] = LiveHost{
+				Status:   liveStatus(h.GetHealthStatus()),
+				Priority: int(h.GetPriority()),
+				Weight:   h.GetWeight(),
+			}
+		}
+	}
+}

@@ -1,0 +1,347 @@
+package config
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	"go.yaml.in/yaml/v3"
+	"google.golang.org/protobuf/proto"
+)
+
+// Kinds of document lbctl reads; "" detects the kind from the document's shape.
+const (
+	KindCluster    = "cluster"
+	KindClusters   = "clusters"
+	KindBootstrap  = "bootstrap"
+	KindEndpoints  = "endpoints"
+	KindRoutes     = "routes"
+	KindListener   = "listener"
+	KindConfigDump = "config_dump"
+	KindAdmin      = "clusters_admin"
+	KindDiscovery  = "discovery"
+)
+
+// Kinds lists the values --kind accepts.
+var Kinds = []string{KindCluster, KindClusters, KindBootstrap, KindEndpoints, KindRoutes, KindListener, KindConfigDump, KindAdmin, KindDiscovery}
+
+// Config is every input file read as one Envoy configuration.
+type Config struct {
+	Sources     *Sources
+	Files       []string
+	Clusters    []*Cluster // in the order they were read; names are unique
+	Assignments []*endpointv3.ClusterLoadAssignment
+	Routes      []*routev3.RouteConfiguration
+	Listeners   []*listenerv3.Listener
+	Bootstraps  []*bootstrapv3.Bootstrap
+	// LiveHealth is host health read from an admin /clusters dump, by
+	// cluster name then host address.
+	LiveHealth map[string]map[string]LiveHost
+	// Problems found while reading: errors make a file unusable, warnings
+	// (unknown extension types, v2 syntax) do not.
+	Problems Problems
+
+	byName map[string]*Cluster
+}
+
+// Cluster is one loaded cluster with its endpoints resolved.
+type Cluster struct {
+	Proto *clusterv3.Cluster
+	// Assignment is the cluster's endpoints: the EDS ClusterLoadAssignment
+	// joined by name for EDS clusters, else the inline load_assignment; nil
+	// when there are none.
+	Assignment *endpointv3.ClusterLoadAssignment
+	// FromEDS is true when Assignment came from a separate EDS resource.
+	FromEDS bool
+}
+
+// Name is the cluster's name.
+func (c *Cluster) Name() string { return c.Proto.GetName() }
+
+// Cluster finds a cluster by name.
+func (c *Config) Cluster(name string) *Cluster { return c.byName[name] }
+
+// ClusterNames lists the loaded clusters' names in load order.
+func (c *Config) ClusterNames() []string {
+	out := make([]string, len(c.Clusters))
+	for i, cl := range c.Clusters {
+		out[i] = cl.Name()
+	}
+	return out
+}
+
+// Input is one thing to read: a file or directory path, or "-" for stdin.
+type Input struct {
+	Path string
+	// Stdin is read when Path is "-".
+	Stdin io.Reader
+}
+
+// Load reads inputs as one configuration. kind forces the document kind
+// ("" detects it). The returned Config is never nil; its Problems hold every
+// problem found, and the returned error is non-nil when a file could not be
+// read or parsed as Envoy config (the errors among Problems).
+func Load(inputs []Input, kind string) (*Config, error) {
+	cfg := &Config{Sources: newSources(), byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
+	l := &loader{cfg: cfg, kind: kind}
+	for _, in := range inputs {
+		l.input(in)
+	}
+	l.link()
+	cfg.Problems.Sort()
+	if errs := cfg.Problems.Errors(); len(errs) > 0 {
+		return cfg, errs
+	}
+	return cfg, nil
+}
+
+// LoadBytes reads one in-memory document stream named file.
+func LoadBytes(file string, data []byte, kind string) (*Config, error) {
+	cfg := &Config{Sources: newSources(), byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
+	l := &loader{cfg: cfg, kind: kind}
+	l.data(file, data)
+	l.link()
+	cfg.Problems.Sort()
+	if errs := cfg.Problems.Errors(); len(errs) > 0 {
+		return cfg, errs
+	}
+	return cfg, nil
+}
+
+type loader struct {
+	cfg     *Config
+	kind    string
+	pending []*pendingCluster
+}
+
+type pendingCluster struct {
+	c    *clusterv3.Cluster
+	file string
+}
+
+func (l *loader) problem(p Problem) { l.cfg.Problems = append(l.cfg.Problems, p) }
+
+func (l *loader) input(in Input) {
+	if in.Path == "-" {
+		r := in.Stdin
+		if r == nil {
+			r = os.Stdin
+		}
+		data, err := io.ReadAll(r)
+		if err != nil {
+			l.problem(Problem{Pos: Pos{File: "<stdin>"}, Code: CodeIO, Msg: "cannot read standard input: " + err.Error()})
+			return
+		}
+		l.data("<stdin>", data)
+		return
+	}
+	st, err := os.Stat(in.Path)
+	if err != nil {
+		l.problem(Problem{Pos: Pos{File: in.Path}, Code: CodeIO, Msg: ioMessage(err)})
+		return
+	}
+	if !st.IsDir() {
+		l.file(in.Path)
+		return
+	}
+	var files []string
+	err = filepath.WalkDir(in.Path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			l.problem(Problem{Pos: Pos{File: p}, Code: CodeIO, Msg: ioMessage(err)})
+			return nil
+		}
+		if !d.IsDir() && IsConfigFile(p) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		l.problem(Problem{Pos: Pos{File: in.Path}, Code: CodeIO, Msg: ioMessage(err)})
+	}
+	sort.Strings(files)
+	if len(files) == 0 {
+		l.problem(Problem{Pos: Pos{File: in.Path}, Severity: SevWarning, Code: CodeIO, Msg: "directory has no .yaml, .yml or .json file"})
+	}
+	for _, f := range files {
+		l.file(f)
+	}
+}
+
+func IsConfigFile(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+func ioMessage(err error) string {
+	var pe *fs.PathError
+	if os.IsNotExist(err) {
+		return "no such file or directory"
+	}
+	if os.IsPermission(err) {
+		return "permission denied"
+	}
+	if ok := asPathError(err, &pe); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func asPathError(err error, pe **fs.PathError) bool {
+	p, ok := err.(*fs.PathError)
+	if ok {
+		*pe = p
+	}
+	return ok
+}
+
+func (l *loader) file(path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		l.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: ioMessage(err)})
+		return
+	}
+	l.data(path, data)
+}
+
+func (l *loader) data(file string, data []byte) {
+	l.cfg.Files = append(l.cfg.Files, file)
+	l.cfg.Sources.addFile(file, data)
+	docs, probs := parseDocuments(file, data)
+	l.cfg.Problems = append(l.cfg.Problems, probs...)
+	if len(docs) == 0 && len(probs) == 0 {
+		l.problem(Problem{Pos: Pos{File: file, Line: 1, Col: 1}, Severity: SevWarning, Code: CodeUnknownKind, Msg: "file has no document"})
+	}
+	for _, doc := range docs {
+		l.document(file, doc, l.kind)
+	}
+}
+
+func (l *loader) decoder(file string, lenient bool) *decoder {
+	return &decoder{file: file, src: l.cfg.Sources, lenient: lenient}
+}
+
+// decode fills m from n and collects the decoder's problems.
+func (l *loader) decode(file string, n *yaml.Node, m proto.Message, lenient bool) {
+	d := l.decoder(file, lenient)
+	d.message(n, m.ProtoReflect())
+	l.cfg.Problems = append(l.cfg.Problems, d.probs...)
+}
+
+func (l *loader) addCluster(file string, c *clusterv3.Cluster) {
+	l.pending = append(l.pending, &pendingCluster{c: c, file: file})
+}
+
+func (l *loader) addBootstrap(file string, b *bootstrapv3.Bootstrap) {
+	if b == nil {
+		return
+	}
+	l.cfg.Bootstraps = append(l.cfg.Bootstraps, b)
+	for _, c := range b.GetStaticResources().GetClusters() {
+		l.addCluster(file, c)
+	}
+	for _, li := range b.GetStaticResources().GetListeners() {
+		l.addListener(li)
+	}
+}
+
+// addListener keeps the listener and the route configs inlined in its HTTP
+// connection managers.
+func (l *loader) addListener(li *listenerv3.Listener) {
+	l.cfg.Listeners = append(l.cfg.Listeners, li)
+	chains := append([]*listenerv3.FilterChain{}, li.GetFilterChains()...)
+	if li.GetDefaultFilterChain() != nil {
+		chains = append(chains, li.GetDefaultFilterChain())
+	}
+	for _, fc := range chains {
+		for _, f := range fc.GetFilters() {
+			if hcm, ok := l.cfg.Sources.Unpacked(f.GetTypedConfig()).(*hcmv3.HttpConnectionManager); ok {
+				if rc := hcm.GetRouteConfig(); rc != nil {
+					l.cfg.Routes = append(l.cfg.Routes, rc)
+				}
+			}
+		}
+	}
+}
+
+// link joins the pieces: cluster names, EDS assignments, live health.
+func (l *loader) link() {
+	src := l.cfg.Sources
+	for _, p := range l.pending {
+		name := p.c.GetName()
+		if prev, ok := l.cfg.byName[name]; ok {
+			l.problem(Problem{Pos: src.FieldPos(p.c, "name"), Severity: SevWarning, Code: CodeDuplicateName,
+				Msg: fmt.Sprintf("cluster %q is defined again (first at %s); the later definition replaces it, as a CDS update would", name, src.Pos(prev.Proto))})
+			prev.Proto = p.c
+			continue
+		}
+		cl := &Cluster{Proto: p.c}
+		l.cfg.byName[name] = cl
+		l.cfg.Clusters = append(l.cfg.Clusters, cl)
+	}
+	// EDS resources are named by eds_cluster_config.service_name when set.
+	byService := map[string]*Cluster{}
+	for _, cl := range l.cfg.Clusters {
+		key := cl.Name()
+		if sn := cl.Proto.GetEdsClusterConfig().GetServiceName(); sn != "" {
+			key = sn
+		}
+		if _, ok := byService[key]; !ok {
+			byService[key] = cl
+		}
+		if la := cl.Proto.GetLoadAssignment(); la != nil {
+			cl.Assignment = la
+		}
+	}
+	for _, cl := range l.cfg.Clusters {
+		l.checkAssignment(cl.Proto.GetLoadAssignment())
+	}
+	for _, a := range l.cfg.Assignments {
+		l.checkAssignment(a)
+		cl := byService[a.GetClusterName()]
+		if cl == nil {
+			cl = l.cfg.byName[a.GetClusterName()]
+		}
+		if cl == nil {
+			if len(l.cfg.Clusters) > 0 {
+				l.problem(Problem{Pos: src.FieldPos(a, "cluster_name"), Severity: SevWarning, Code: CodeReference,
+					Msg: fmt.Sprintf("ClusterLoadAssignment for %q matches no loaded cluster", a.GetClusterName())})
+			}
+			continue
+		}
+		cl.Assignment = a
+		cl.FromEDS = true
+	}
+}
+
+// maxPriority is the largest priority Envoy accepts (PGV: lte 128).
+const maxPriority = 128
+
+// checkAssignment rejects what the model cannot hold: priorities beyond
+// Envoy's limit (each priority is a level, so a huge one would be a huge
+// allocation).
+func (l *loader) checkAssignment(a interface {
+	GetEndpoints() []*endpointv3.LocalityLbEndpoints
+}) {
+	if a == nil {
+		return
+	}
+	for _, g := range a.GetEndpoints() {
+		if g.GetPriority() > maxPriority {
+			l.problem(Problem{Pos: l.cfg.Sources.ValuePos(g, "priority"), Code: CodePriorityRange,
+				Msg: fmt.Sprintf("priority %d is above Envoy's limit of %d", g.GetPriority(), maxPriority)})
+		}
+	}
+}

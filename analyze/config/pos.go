@@ -1,0 +1,109 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Pos is a place in an input file; Line and Col count from 1.
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+func (p Pos) String() string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Severity of a problem found while loading.
+type Severity int
+
+const (
+	SevError Severity = iota
+	SevWarning
+	SevInfo
+)
+
+func (s Severity) String() string {
+	switch s {
+	case SevError:
+		return "error"
+	case SevWarning:
+		return "warning"
+	}
+	return "info"
+}
+
+// Problem is something wrong with the input, found while loading it. Errors
+// make the input unusable as Envoy config; warnings (legacy syntax, unknown
+// extension types) are reported and loading goes on.
+type Problem struct {
+	Pos      Pos
+	Severity Severity
+	// Code is a stable short name of the kind of problem (used by lint).
+	Code string
+	Msg  string
+}
+
+func (p Problem) Error() string { return p.Pos.String() + ": " + p.Msg }
+
+// Problem codes.
+const (
+	CodeSyntax        = "syntax"         // YAML/JSON does not parse
+	CodeDuplicateKey  = "duplicate-key"  // a mapping repeats a key
+	CodeUnknownField  = "unknown-field"  // a key the proto does not have
+	CodeType          = "type"           // a value of the wrong type
+	CodeUnknownType   = "unknown-type"   // an Any whose @type is not linked in
+	CodeLegacy        = "legacy"         // v2-era syntax read through a translation
+	CodeUnknownKind   = "unknown-kind"   // a document that is no known Envoy resource
+	CodeReference     = "reference"      // a reference to something not loaded
+	CodeIO            = "io"             // a file that cannot be read
+	CodeOneof         = "oneof"          // two members of one oneof set
+	CodeInvalidValue  = "invalid-value"  // a value out of its allowed range
+	CodeDuplicateName = "duplicate-name" // two resources with one name
+	// CodePriorityRange is a priority above 128. lint reports it through
+	// go-control-plane's validation (LB1008), so it has no load rule.
+	CodePriorityRange = "priority-range"
+)
+
+// Problems is a list of problems that sorts by position.
+type Problems []Problem
+
+func (ps Problems) Sort() {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i].Pos, ps[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}
+
+// Errors returns the problems of severity error.
+func (ps Problems) Errors() Problems {
+	var out Problems
+	for _, p := range ps {
+		if p.Severity == SevError {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (ps Problems) Error() string {
+	var b strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p.Error())
+	}
+	return b.String()
+}

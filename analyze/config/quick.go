@@ -1,0 +1,102 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// QuickClusterNames lists the cluster names defined in the given files (and
+// directories), for shell completion: it parses YAML only, without
+// decoding protos, so it stays fast on every TAB. It follows the shapes
+// Load reads (bootstraps, cluster lists, config dumps, discovery responses
+// and their {name, resource} wrappers); TestQuickClusterNamesMatchLoad
+// checks that it offers exactly the clusters Load defines. Standard input
+// ("-") is never read, and unreadable, non-regular or oversized files are
+// skipped silently: completion must never print errors.
+func QuickClusterNames(paths []string) []string {
+	seen := map[string]bool{}
+	var names []string
+	var visit func(n *yaml.Node, depth int)
+	visit = func(n *yaml.Node, depth int) {
+		n = resolve(n)
+		if n == nil || depth > 12 {
+			return
+		}
+		switch n.Kind {
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				visit(c, depth+1)
+			}
+		case yaml.MappingNode:
+			// A Resource wrapper {name, resource} names its resource,
+			// which may be anything: look inside, as discovery() does.
+			if inner, _ := mapGet(n, "resource"); inner != nil {
+				visit(inner, depth+1)
+				return
+			}
+			if detectKind(n) == KindCluster || isTypedCluster(n) {
+				if v, _ := mapGet(n, "name"); v != nil && v.Kind == yaml.ScalarNode && !seen[v.Value] {
+					seen[v.Value] = true
+					names = append(names, v.Value)
+				}
+				return
+			}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if clusterContainers[n.Content[i].Value] {
+					visit(n.Content[i+1], depth+1)
+				}
+			}
+		}
+	}
+	for _, p := range paths {
+		files := []string{p}
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			files = nil
+			filepath.WalkDir(p, func(f string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && IsConfigFile(f) {
+					files = append(files, f)
+				}
+				return nil
+			})
+		}
+		for _, f := range files {
+			if !IsConfigFile(f) {
+				continue
+			}
+			if st, err := os.Stat(f); err != nil || !st.Mode().IsRegular() || st.Size() > quickMaxBytes {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			docs, _ := parseDocuments(f, data)
+			for _, d := range docs {
+				visit(d, 0)
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+func isTypedCluster(n *yaml.Node) bool {
+	t, _ := mapGet(n, "@type")
+	return t != nil && (t.Value == "type.googleapis.com/envoy.config.cluster.v3.Cluster" || t.Value == "type.googleapis.com/envoy.api.v2.Cluster")
+}
+
+// quickMaxBytes bounds the files read on a TAB: a bigger one (a huge
+// config dump) would make completion stall, so its names are not offered.
+const quickMaxBytes = 16 << 20
+
+// clusterContainers are the keys under which clusters stand in the document
+// kinds lbctl reads.
+var clusterContainers = map[string]bool{
+	"clusters": true, "static_resources": true, "staticResources": true, "resources": true,
+	"resource": true, "configs": true, "static_clusters": true, "staticClusters": true,
+	"dynamic_active_clusters": true, "dynamicActiveClusters": true, "cluster": true,
+	"bootstrap": true,
+}

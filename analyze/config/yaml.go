@@ -1,0 +1,137 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"regexp"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// parseDocuments reads every document of a YAML (or JSON) stream into nodes
+// with positions. yaml.v3 follows YAML 1.2 for plain scalars (`yes` is a
+// string), and JSON is valid YAML 1.2, so one parser serves both.
+func parseDocuments(file string, data []byte) ([]*yaml.Node, Problems) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var docs []*yaml.Node
+	var probs Problems
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			probs = append(probs, syntaxProblem(file, err))
+			break
+		}
+		if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+			checkDuplicateKeys(file, n.Content[0], &probs)
+			docs = append(docs, n.Content[0])
+		}
+	}
+	return docs, probs
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+
+// syntaxProblem turns a yaml.v3 error ("yaml: line 3: did not find ...")
+// into a positioned problem. yaml.v3 gives a line but no column.
+func syntaxProblem(file string, err error) Problem {
+	msg := err.Error()
+	line := 1
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		if m[1] != "" {
+			line, _ = strconv.Atoi(m[1])
+		}
+		msg = m[2]
+	}
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	return Problem{Pos: Pos{File: file, Line: line, Col: 1}, Code: CodeSyntax, Msg: "invalid YAML: " + msg}
+}
+
+// checkDuplicateKeys reports a key repeated in one mapping. yaml.v3's Node
+// API accepts duplicates silently, and Envoy's own loader rejects them.
+func checkDuplicateKeys(file string, n *yaml.Node, probs *Problems) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		seen := map[string]*yaml.Node{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if first, ok := seen[k.Value]; ok && k.Kind == yaml.ScalarNode {
+				*probs = append(*probs, Problem{
+					Pos:  nodePos(file, k),
+					Code: CodeDuplicateKey,
+					Msg:  "duplicate key \"" + k.Value + "\" (first at line " + strconv.Itoa(first.Line) + ")",
+				})
+			} else {
+				seen[k.Value] = k
+			}
+			checkDuplicateKeys(file, n.Content[i+1], probs)
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			checkDuplicateKeys(file, c, probs)
+		}
+	case yaml.AliasNode:
+		// Anchored content is checked where it is defined.
+	}
+}
+
+func nodePos(file string, n *yaml.Node) Pos {
+	return Pos{File: file, Line: n.Line, Col: n.Column}
+}
+
+// resolve follows an alias to the anchored node.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+// mapGet returns the value and key nodes of key in a mapping, trying each
+// name in turn (snake_case and camelCase spellings).
+func mapGet(n *yaml.Node, names ...string) (val, key *yaml.Node) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	for _, name := range names {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == name {
+				return resolve(n.Content[i+1]), n.Content[i]
+			}
+		}
+	}
+	return nil, nil
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!str":
+			return "a string"
+		case "!!int":
+			return "an integer"
+		case "!!float":
+			return "a number"
+		case "!!bool":
+			return "a boolean"
+		case "!!null":
+			return "null"
+		}
+		return "a scalar"
+	}
+	return "a node"
+}

@@ -1,0 +1,76 @@
+package explain
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/placement"
+
+	"github.com/lbctl/lbctl/lbmodel"
+)
+
+// hashNotes are explain's notes about consistent hashing: for RING_HASH and
+// MAGLEV clusters a short placement summary per priority (the ring or table
+// Envoy builds, and how far host shares stray); for other clusters, a
+// warning when routes to them set a hash_policy, which only hashing load
+// balancers use (LoadBalancerContext::computeHashKey is read by
+// ThreadAwareLoadBalancerBase only).
+func hashNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.LBSettings) []string {
+	if !model.IsHashPolicy(m.Policy) {
+		var with []string
+		seen := map[string]bool{}
+		for _, r := range c.RoutesTo(m.Name) {
+			if r.HasHashPolicy() && !seen[r.Label] {
+				seen[r.Label] = true
+				with = append(with, r.Label)
+			}
+		}
+		if len(with) == 0 || m.IsAggregate {
+			return nil
+		}
+		return []string{fmt.Sprintf("%s sets a hash_policy, but %s uses %s: only RING_HASH and MAGLEV use the request hash, so it is ignored", strings.Join(with, ", "), m.Name, m.Policy)}
+	}
+	if len(m.Hosts) == 0 {
+		return nil
+	}
+	switch {
+	case m.Policy == "RING_HASH" && s.Ring.Validate() != nil, m.Policy == "MAGLEV" && s.Maglev.Validate() != nil:
+		return nil // reported by clusterNotes() as a rejected cluster
+	}
+	var local *lbmodel.Locality
+	if l, ok := model.NodeLocality(c, model.Options{}); ok {
+		local = &l
+	}
+	hs, err := placement.Build(m.Policy, m.Hosts, m, s, local)
+	if err != nil {
+		return []string{fmt.Sprintf("the %s cannot be built: %v", placement.StructureName(m.Policy), err)}
+	}
+	var out []string
+	for i := range hs.Levels {
+		pr, _ := placement.Describe(hs, i, m.Policy)
+		if pr.Hosts == 0 {
+			continue
+		}
+		prefix := ""
+		if len(hs.Levels) > 1 {
+			prefix = fmt.Sprintf("P%d: ", i)
+		}
+		what := fmt.Sprintf("ring of %d entries", pr.Size)
+		if m.Policy == "MAGLEV" {
+			what = fmt.Sprintf("Maglev table of %d slots", pr.Size)
+		}
+		switch pr.InTable {
+		case 0:
+			out = append(out, fmt.Sprintf("%s%s empty (no healthy host, not in panic): hashes sent here find no host", prefix, strings.Replace(what, " of 0 entries", "", 1)))
+			continue
+		case 1:
+			out = append(out, fmt.Sprintf("%s%s over 1 host, which answers every hash", prefix, what))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s%s over %d hosts, host shares %.1f%%–%.1f%% (%s; lbctl hash shows lookups and what moves when a host goes)",
+			prefix, what, pr.InTable, pr.MinShare*100, pr.MaxShare*100, pr.Verdict))
+	}
+	return out
+}

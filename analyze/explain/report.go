@@ -1,0 +1,207 @@
+package explain
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/traffic"
+
+	"github.com/lbctl/lbctl/lbmodel"
+)
+
+// Explain computes the report for clusters.
+func Build(c *config.Config, clusters []*config.Cluster, opt model.Options) (*traffic.Report, error) {
+	for _, o := range opt.SetHealth {
+		if c.Cluster(o.Cluster) == nil {
+			return nil, fmt.Errorf("--set-health %s: no such cluster", o.Spec)
+		}
+	}
+	r := &traffic.Report{Clusters: []traffic.ClusterReport{}}
+	for _, cl := range clusters {
+		cr, err := explainCluster(c, cl, opt)
+		if err != nil {
+			return nil, fmt.Errorf("%s: cluster %q: %w", c.Sources.Pos(cl.Proto), cl.Name(), err)
+		}
+		r.Clusters = append(r.Clusters, cr)
+	}
+	return r, nil
+}
+
+func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (traffic.ClusterReport, error) {
+	m, notes, err := model.With(c, cl, opt)
+	if err != nil {
+		return traffic.ClusterReport{}, err
+	}
+	s := model.Settings(c, cl)
+	cr := traffic.ClusterReport{
+		Name:                   m.Name,
+		LbPolicy:               m.Policy,
+		OverprovisioningFactor: m.OverprovisioningFactor,
+		PanicThreshold:         m.PanicThreshold,
+		Priorities:             []traffic.PriorityReport{},
+		Hosts:                  []traffic.HostReport{},
+		Notes:                  notes,
+		File:                   c.Sources.Pos(cl.Proto).String(),
+	}
+	if m.IsAggregate {
+		return explainAggregate(c, cr, m, opt)
+	}
+	in, hostLB, err := model.Input(c, cl, m, s, opt)
+	if err != nil {
+		return cr, err
+	}
+	shares, err := lbmodel.ClusterShares(in)
+	if err != nil {
+		return cr, err
+	}
+	levels := m.Levels()
+	cr.NormalizedTotalAvailability = shares.Load.NormalizedTotalAvailability
+	cr.TotalPanic = shares.Load.TotalPanic
+	cr.NoHostShare = shares.NoHost
+	for p, l := range levels {
+		ll := shares.Load.Levels[p]
+		pr := traffic.PriorityReport{
+			Priority: p, Hosts: l.Hosts, Healthy: l.Healthy, Degraded: l.Degraded, Excluded: l.Excluded,
+			Health: ll.Health, DegradedAvailability: ll.DegradedAvailability, Panic: ll.Panic,
+			HealthyLoad: ll.HealthyLoad, DegradedLoad: ll.DegradedLoad,
+		}
+		if s.LocalityWeighted || in.HasLocalCluster {
+			pr.Localities = localityReports(shares, p)
+		}
+		cr.Priorities = append(cr.Priorities, pr)
+	}
+	cr.Hosts = hostReports("", m.Hosts, shares.Hosts, hostLB)
+	if shares.Zone != nil {
+		cr.ZoneRouting = zoneReport(shares.Zone)
+	}
+	cr.Notes = append(cr.Notes, clusterNotes(c, cl, m, s, in, shares, hostLB, opt)...)
+	return cr, nil
+}
+
+func localityReports(shares lbmodel.Shares, p int) []traffic.LocalityReport {
+	for _, ps := range shares.Priorities {
+		if ps.Priority != p {
+			continue
+		}
+		out := []traffic.LocalityReport{}
+		for _, l := range ps.Localities {
+			out = append(out, traffic.LocalityReport{
+				Region: l.Locality.Region, Zone: l.Locality.Zone, SubZone: l.Locality.SubZone,
+				Weight: l.Weight, Hosts: l.Hosts, Healthy: l.Healthy, Degraded: l.Degraded,
+				EffectiveWeight: l.EffectiveWeight, Share: l.Share,
+			})
+		}
+		return out
+	}
+	return nil
+}
+
+func zoneReport(z *lbmodel.ZoneRouting) *traffic.ZoneRoutingReport {
+	zr := &traffic.ZoneRoutingReport{State: z.State.String(), Localities: []traffic.ZoneLocalityReport{}, Reason: z.Exit.String()}
+	if len(z.LocalPercent) > 0 {
+		zr.LocalPercent = z.LocalPercentToRoute
+		if z.State == lbmodel.LocalityDirect {
+			zr.LocalPercent = 10000
+		}
+	}
+	for i, l := range z.Localities {
+		share := 0.0
+		if i < len(z.Shares) {
+			share = z.Shares[i]
+		}
+		zr.Localities = append(zr.Localities, traffic.ZoneLocalityReport{Region: l.Region, Zone: l.Zone, SubZone: l.SubZone, Share: share})
+	}
+	return zr
+}
+
+func hostReports(cluster string, hosts []lbmodel.Host, shares []float64, lb *model.HostPolicy) []traffic.HostReport {
+	out := make([]traffic.HostReport, len(hosts))
+	for i, h := range hosts {
+		out[i] = traffic.HostReport{
+			Cluster: cluster, Address: h.Address, Hostname: h.Hostname, Priority: h.Priority,
+			Region: h.Locality.Region, Zone: h.Locality.Zone, SubZone: h.Locality.SubZone,
+			Health: h.Status.String(), Weight: max(1, h.Weight),
+		}
+		if lb.Computable && i < len(shares) {
+			v := shares[i]
+			out[i].Share = &v
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Share, out[j].Share
+		if a == nil || b == nil {
+			return a != nil && b == nil
+		}
+		return *a > *b
+	})
+	return out
+}
+
+func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model, opt model.Options) (traffic.ClusterReport, error) {
+	ar := &traffic.AggregateReport{Clusters: append([]string{}, m.Aggregate...), Levels: []traffic.AggregateLevel{}, ClusterLoad: []traffic.AggregateClusterLd{}}
+	children := make([]lbmodel.AggregateChildInput, len(m.Aggregate))
+	childModels := map[string]*model.Model{}
+	childLB := map[string]*model.HostPolicy{}
+	for i, name := range m.Aggregate {
+		children[i] = lbmodel.AggregateChildInput{Name: name}
+		ccl := c.Cluster(name)
+		switch {
+		case ccl == nil:
+			children[i].Kind = lbmodel.ChildMissing
+			continue
+		case model.Of(c, ccl).IsAggregate:
+			children[i].Kind = lbmodel.ChildAggregate
+			continue
+		}
+		cm, notes, err := model.With(c, ccl, opt)
+		if err != nil {
+			return cr, err
+		}
+		cr.Notes = append(cr.Notes, notes...)
+		in, lb, err := model.Input(c, ccl, cm, model.Settings(c, ccl), opt)
+		if err != nil {
+			return cr, fmt.Errorf("child %q: %w", name, err)
+		}
+		children[i].Cluster = in
+		childModels[name], childLB[name] = cm, lb
+	}
+	as, err := lbmodel.ComputeAggregateShares(children, m.PanicThreshold)
+	if err != nil {
+		return cr, err
+	}
+	cr.NormalizedTotalAvailability = as.Load.Load.NormalizedTotalAvailability
+	cr.TotalPanic = as.Load.Load.TotalPanic
+	cr.NoHostShare = as.NoHost
+	ar.TotalPanic = cr.TotalPanic
+	childPanic := map[string][]bool{}
+	for _, ch := range as.Children {
+		childPanic[ch.Name] = ch.LevelPanic
+	}
+	for i, l := range as.Load.Levels {
+		ll := as.Load.Load.Levels[i]
+		al := traffic.AggregateLevel{Cluster: l.Cluster, Priority: l.Priority, Health: ll.Health,
+			HealthyLoad: ll.HealthyLoad, DegradedLoad: ll.DegradedLoad, Panic: ll.Panic}
+		if cp := childPanic[l.Cluster]; l.Priority < len(cp) {
+			al.ChildPanic = cp[l.Priority]
+		}
+		ar.Levels = append(ar.Levels, al)
+	}
+	for _, cl := range as.Load.ClusterLoad {
+		ar.ClusterLoad = append(ar.ClusterLoad, traffic.AggregateClusterLd{Cluster: cl.Cluster, Load: cl.Load})
+	}
+	for _, ch := range as.Children {
+		cr.Hosts = append(cr.Hosts, hostReports(ch.Name, childModels[ch.Name].Hosts, ch.Hosts, childLB[ch.Name])...)
+	}
+	sort.SliceStable(cr.Hosts, func(i, j int) bool {
+		a, b := cr.Hosts[i].Share, cr.Hosts[j].Share
+		if a == nil || b == nil {
+			return a != nil && b == nil
+		}
+		return *a > *b
+	})
+	cr.Aggregate = ar
+	cr.Notes = append(cr.Notes, aggregateNotes(c, m, as, childLB)...)
+	return cr, nil
+}

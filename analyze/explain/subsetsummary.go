@@ -1,0 +1,91 @@
+package explain
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
+
+	"github.com/lbctl/lbctl/lbmodel"
+)
+
+// maxSummarySubsets bounds how many subsets explain lists by name.
+const maxSummarySubsets = 8
+
+// maxSummaryRoutes bounds how many route targets explain evaluates.
+const maxSummaryRoutes = 20
+
+// subsetNotes summarise, for explain, a cluster's subset load balancing:
+// its subsets, its fallback, the routes that reach it and where their
+// criteria lead, and the configuration's problems. Nil for a cluster
+// without subsets.
+func subsetNotes(c *config.Config, cl *config.Cluster) []string {
+	s, probs := model.Subset(c, cl)
+	var out []string
+	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	for _, p := range probs {
+		add("subset config, %s: %s (%s)", p.Severity, p.Msg, p.Pos)
+	}
+	if s == nil || len(probs.Errors()) > 0 {
+		return out
+	}
+	src := "lb_subset_config"
+	if s.Typed {
+		src = "the subset load_balancing_policy"
+	}
+	if !s.Config.Enabled() {
+		add("%s has no subset_selectors, so subset load balancing is off and host metadata is ignored", src)
+		return out
+	}
+	m := model.Of(c, cl)
+	lb, err := lbmodel.NewSubsetLB(s.Config, m.Hosts)
+	if err != nil {
+		add("subset config: %v", err)
+		return out
+	}
+	subsets := lb.Subsets()
+	names := make([]string, 0, len(subsets))
+	for i, e := range subsets {
+		if i == maxSummarySubsets {
+			names = append(names, fmt.Sprintf("… and %d more", len(subsets)-i))
+			break
+		}
+		names = append(names, fmt.Sprintf("%s (%d)", lbmodel.NewMatchCriteria(e.Values()).String(), len(e.Hosts)))
+	}
+	if len(names) == 0 {
+		names = append(names, "none: no host carries every key of a selector")
+	}
+	add("subset load balancing (%s, %s inside each subset): %d subset(s) with host counts: %s",
+		src, s.ChildPolicy, len(subsets), strings.Join(names, ", "))
+	fb := "fallback " + s.Config.FallbackPolicy.String()
+	switch s.Config.FallbackPolicy {
+	case lbmodel.FallbackDefaultSubset:
+		def, _ := lb.DefaultSubset()
+		fb += fmt.Sprintf(" %s (%d host(s))", lbmodel.NewMatchCriteria(s.Config.DefaultSubset).String(), len(def))
+	case lbmodel.FallbackNoFallback:
+		fb += ": requests whose criteria match no subset fail"
+	}
+	add("requests without matching criteria use the %s; the host shares above are over all hosts, and each request's subset narrows them (see lbctl subset --cluster %s)", fb, cl.Name())
+	routes := c.RoutesTo(cl.Name())
+	for i, t := range routes {
+		if i == maxSummaryRoutes {
+			add("… and %d more route target(s): see lbctl subset --route NAME", len(routes)-i)
+			break
+		}
+		d := lb.Select(t.Criteria(nil), s.Child)
+		where := strings.Join(model.HostNames(d.Hosts), ", ")
+		if d.Yield == lbmodel.YieldNone {
+			where = "no host"
+		}
+		label := "route " + t.Route
+		if t.Route == "" {
+			label = "a route in virtual host " + t.VirtualHost
+		}
+		if t.WeightedCluster >= 0 {
+			label += fmt.Sprintf(" (weighted cluster %d, %.4g%% of its requests)", t.WeightedCluster, t.Share*100)
+		}
+		add("%s carries %s → %s: %s", label, t.Criteria(nil).String(), d.Source, where)
+	}
+	return out
+}

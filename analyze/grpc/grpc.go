@@ -1,0 +1,166 @@
+package grpc
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/traffic"
+
+	"github.com/lbctl/lbctl/lbmodel"
+)
+
+// SemanticsGRPC is Report.Semantics for a proxyless gRPC client's answer.
+const SemanticsGRPC = "grpc"
+
+// GRPCOptions are explain's inputs under proxyless gRPC semantics.
+type GRPCOptions struct {
+	model.Options
+	// Impl is the gRPC implementation answered for (C-core implements
+	// gRFC A74 and A75; grpc-go A74 only). The other one's differences are
+	// notes.
+	Impl lbmodel.GRPCImpl
+	// BackwardCompat is C-core's GRPC_XDS_AGGREGATE_CLUSTER_BACKWARD_COMPAT
+	// =true: the aggregate (root) cluster's LB policy drives every leaf.
+	BackwardCompat bool
+	// Ready sets priorities' connectivity (--ready); by default a priority
+	// is READY when it has a usable endpoint, else TRANSIENT_FAILURE.
+	Ready []ReadyOverride
+}
+
+// ReadyOverride is one --ready CLUSTER[/PRIORITY]=yes|no|STATE.
+type ReadyOverride struct {
+	Spec, Cluster string
+	Priority      int // -1: every priority of the cluster
+	State         lbmodel.Connectivity
+}
+
+// ParseReady reads CLUSTER[/PRIORITY]=yes|no (READY or
+// TRANSIENT_FAILURE), or a state name: READY, IDLE, CONNECTING (its
+// failover timer expired) or TRANSIENT_FAILURE.
+func ParseReady(spec string) (ReadyOverride, error) {
+	o := ReadyOverride{Spec: spec, Priority: -1}
+	lhs, rhs, ok := strings.Cut(spec, "=")
+	if !ok || lhs == "" || rhs == "" {
+		return o, fmt.Errorf("--ready %q: expected CLUSTER[/PRIORITY]=yes|no", spec)
+	}
+	o.Cluster = lhs
+	if i := strings.LastIndexByte(lhs, '/'); i >= 0 {
+		p, err := strconv.Atoi(strings.TrimPrefix(lhs[i+1:], "P"))
+		if err != nil || p < 0 || p > 128 {
+			return o, fmt.Errorf("--ready %q: %q is not a priority (0 to 128)", spec, lhs[i+1:])
+		}
+		o.Cluster, o.Priority = lhs[:i], p
+	}
+	switch strings.ToLower(rhs) {
+	case "yes", "y", "true":
+		o.State = lbmodel.ConnReady
+		return o, nil
+	case "no", "n", "false":
+		o.State = lbmodel.ConnTransientFailure
+		return o, nil
+	}
+	st, err := lbmodel.ParseConnectivity(rhs)
+	if err != nil || st == lbmodel.ConnNone {
+		return o, fmt.Errorf("--ready %q: %q is not yes, no, READY, IDLE, CONNECTING or TRANSIENT_FAILURE", spec, rhs)
+	}
+	o.State = st
+	return o, nil
+}
+
+// ExplainGRPC answers as a proxyless gRPC client would (grpc.md): the
+// priority gRPC uses carries healthy_load 100 and the others 0, localities
+// and host shares follow gRPC's policies, aggregate clusters are flattened
+// into one priority list (gRFC A37/A74/A75), and notes say where gRPC
+// ignores a setting or NACKs the config.
+func Build(c *config.Config, clusters []*config.Cluster, opt GRPCOptions) (*traffic.Report, error) {
+	for _, o := range opt.SetHealth {
+		if c.Cluster(o.Cluster) == nil {
+			return nil, fmt.Errorf("--set-health %s: no such cluster", o.Spec)
+		}
+	}
+	for _, o := range opt.Ready {
+		if c.Cluster(o.Cluster) == nil {
+			return nil, fmt.Errorf("--ready %s: no such cluster", o.Spec)
+		}
+	}
+	cmap, cds := grpcClusterMap(c, opt.Impl)
+	r := &traffic.Report{Semantics: SemanticsGRPC, Clusters: []traffic.ClusterReport{}}
+	for _, cl := range clusters {
+		cr, err := explainGRPCCluster(c, cl, opt, cmap, cds)
+		if err != nil {
+			return nil, fmt.Errorf("%s: cluster %q: %w", c.Sources.Pos(cl.Proto), cl.Name(), err)
+		}
+		r.Clusters = append(r.Clusters, cr)
+	}
+	return r, nil
+}
+
+func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, cmap map[string]lbmodel.GRPCCluster, cds map[string]grpcCDS) (traffic.ClusterReport, error) {
+	v := cds[cl.Name()]
+	m := model.Of(c, cl)
+	cr := traffic.ClusterReport{
+		Name:       cl.Name(),
+		LbPolicy:   grpcPolicyName(v.policy),
+		Priorities: []traffic.PriorityReport{},
+		Hosts:      []traffic.HostReport{},
+		Notes:      []string{},
+		File:       c.Sources.Pos(cl.Proto).String(),
+	}
+	if v.nack != "" {
+		cr.LbPolicy = m.Policy
+	}
+	r := grpcRun{c: c, opt: opt, cr: &cr}
+	r.note("answered as %s; a priority is READY when it has a usable (HEALTHY or UNKNOWN) endpoint unless --ready says otherwise", opt.Impl)
+	var leaves []string
+	if v.kind == lbmodel.GRPCClusterAggregate {
+		agg, err := lbmodel.ResolveGRPCAggregate(cl.Name(), cmap)
+		if err != nil {
+			return cr, err
+		}
+		res := agg.Resolution(opt.Impl)
+		cr.Aggregate = &traffic.AggregateReport{Clusters: []string{}, Levels: []traffic.AggregateLevel{}, ClusterLoad: []traffic.AggregateClusterLd{}}
+		r.aggregateNotes(cl, m, agg, cmap)
+		switch {
+		case v.nack != "":
+			return r.fail("%s NACKs aggregate cluster %s: %s; with no previously accepted version every RPC to it fails UNAVAILABLE", opt.Impl, cl.Name(), v.nack), nil
+		case res.Failure != "":
+			return r.fail("%s fails every RPC to %s with UNAVAILABLE: %s", opt.Impl, cl.Name(), res.Failure), nil
+		}
+		leaves = res.Leaves
+		cr.Aggregate.Clusters = append(cr.Aggregate.Clusters, leaves...)
+	} else {
+		if v.nack != "" {
+			leaf, err := grpcLeafOf(c, cl, v.kind == lbmodel.GRPCClusterLogicalDNS, opt.Options)
+			if err != nil {
+				return cr, err
+			}
+			r.listHosts(leaf)
+			return r.fail("%s NACKs cluster %s: %s; with no previously accepted version every RPC to it fails UNAVAILABLE", opt.Impl, cl.Name(), v.nack), nil
+		}
+		leaves = []string{cl.Name()}
+	}
+	policies := lbmodel.GRPCLeafPolicies(cl.Name(), leaves, cmap, opt.Impl, opt.BackwardCompat)
+	var lvs []grpcLevel
+	for i, name := range leaves {
+		lcds := cds[name]
+		leaf, err := grpcLeafOf(c, lcds.cl, lcds.kind == lbmodel.GRPCClusterLogicalDNS, opt.Options)
+		if err != nil {
+			return cr, err
+		}
+		cr.Notes = append(cr.Notes, leaf.notes...)
+		r.dropNote(lcds.cl)
+		if lcds.servedAsEDS != "" {
+			r.note("%s is a %s cluster, which gRPC NACKs (it accepts only EDS, LOGICAL_DNS and aggregate clusters); lbctl answers as if the same endpoints were served through EDS", name, lcds.servedAsEDS)
+		}
+		from := cds[policies[i].From]
+		lvs = append(lvs, r.levels(leaf, from.policy, from.failure)...)
+	}
+	if err := r.route(lvs); err != nil {
+		return cr, err
+	}
+	r.ignoredNotes(cl, leaves)
+	return cr, nil
+}

@@ -1,0 +1,374 @@
+package hashing
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/placement"
+
+	"github.com/lbctl/lbctl/lbmodel"
+)
+
+// HashOptions are `lbctl hash`'s inputs besides the cluster.
+type HashOptions struct {
+	Keys   []string // each hashed with xxHash64 (seed 0) as one lookup
+	Hashes []uint64 // raw hashes, one lookup each
+	// Request, when not nil, is one request evaluated through the hash policy.
+	Request *HashRequest
+	Route   string // --route: the route whose hash_policy applies
+	Dump    bool   // include the ring or table of DumpPriority
+	// DumpPriority is the level whose ring or table --dump lists.
+	DumpPriority int
+	Remove       []string // host addresses to remove for the what-moves comparison
+}
+
+// HashRequest is one request's hash inputs.
+type HashRequest struct {
+	Headers  [][2]string // name, value; one entry each
+	Cookies  [][2]string // name, value
+	SourceIP string
+	Path     string // :path, for query_parameter policies
+}
+
+// HashReport is `lbctl hash`'s result; field names are contract.md's.
+type HashReport struct {
+	Cluster      string                   `json:"cluster" yaml:"cluster"`
+	LbPolicy     string                   `json:"lb_policy" yaml:"lb_policy"`
+	RingSize     *uint64                  `json:"ring_size,omitempty" yaml:"ring_size,omitempty"`
+	TableSize    *uint64                  `json:"table_size,omitempty" yaml:"table_size,omitempty"`
+	HashFunction string                   `json:"hash_function,omitempty" yaml:"hash_function,omitempty"`
+	Priorities   []placement.HashPriority `json:"priorities" yaml:"priorities"`
+	Hosts        []placement.HashHost     `json:"hosts" yaml:"hosts"`
+	Lookups      []HashLookup             `json:"lookups" yaml:"lookups"`
+	// HashPolicy is the policy request lookups went through († request flags).
+	HashPolicy *HashPolicySource `json:"hash_policy,omitempty" yaml:"hash_policy,omitempty"`
+	Ring       []RingPoint       `json:"ring,omitempty" yaml:"ring,omitempty"`
+	Table      []string          `json:"table,omitempty" yaml:"table,omitempty"`
+	Moved      *float64          `json:"moved,omitempty" yaml:"moved,omitempty"`
+	Remove     *HashRemoval      `json:"remove,omitempty" yaml:"remove,omitempty"`
+	Notes      []string          `json:"notes" yaml:"notes"`
+}
+
+// HashLookup is where one hash goes.
+type HashLookup struct {
+	Input    string  `json:"input" yaml:"input"`
+	Hash     *uint64 `json:"hash" yaml:"hash"`
+	Priority int     `json:"priority" yaml:"priority"`
+	Degraded bool    `json:"degraded,omitempty" yaml:"degraded,omitempty"`
+	Host     *string `json:"host" yaml:"host"`
+	// Position is the ring entry index or Maglev slot that answered.
+	Position *uint64 `json:"position,omitempty" yaml:"position,omitempty"`
+	Reason   string  `json:"reason,omitempty" yaml:"reason,omitempty"`
+}
+
+// RingPoint is one ring entry.
+type RingPoint struct {
+	Hash uint64 `json:"hash" yaml:"hash"`
+	Host string `json:"host" yaml:"host"`
+}
+
+// HashRemoval compares ring hash and Maglev when hosts are removed.
+type HashRemoval struct {
+	Addresses []string     `json:"addresses" yaml:"addresses"`
+	RingHash  *MovedReport `json:"ring_hash,omitempty" yaml:"ring_hash,omitempty"`
+	Maglev    *MovedReport `json:"maglev,omitempty" yaml:"maglev,omitempty"`
+	// MaglevOverRing is maglev.moved / ring_hash.moved († both computed).
+	MaglevOverRing float64 `json:"maglev_over_ring,omitempty" yaml:"maglev_over_ring,omitempty"`
+}
+
+// MovedReport is one algorithm's what-moves result.
+type MovedReport struct {
+	// Config describes the ring or table compared (sizes).
+	Config string `json:"config" yaml:"config"`
+	// Moved is the fraction of the whole hash space whose host changes.
+	Moved float64 `json:"moved" yaml:"moved"`
+	// Removed is the part of Moved that the removed hosts answered before;
+	// the rest is churn among hosts that stay.
+	Removed float64 `json:"removed" yaml:"removed"`
+	To      []Dest  `json:"to" yaml:"to"`
+	Error   string  `json:"error,omitempty" yaml:"error,omitempty"`
+}
+
+// Dest is where part of the moved hash space goes.
+type Dest struct {
+	Host  string  `json:"host" yaml:"host"`
+	Share float64 `json:"share" yaml:"share"`
+}
+
+// Hash computes cl's placement and the lookups in opt. Argument problems
+// are *UsageError; a ring/table configuration Envoy rejects is a plain error.
+func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, error) {
+	m := model.Of(c, cl)
+	s := model.Settings(c, cl)
+	if !model.IsHashPolicy(m.Policy) {
+		what := m.Policy
+		if m.IsAggregate {
+			what = "the aggregate cluster type (it delegates to its children: run lbctl hash on a child)"
+		}
+		return nil, &model.UsageError{Msg: fmt.Sprintf("cluster %s uses %s; hash applies to RING_HASH and MAGLEV", m.Name, what)}
+	}
+	pos := c.Sources.Pos(cl.Proto)
+	switch {
+	case m.Policy == "RING_HASH":
+		if err := s.Ring.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: cluster %q: %v (Envoy rejects this cluster)", pos, m.Name, err)
+		}
+	default:
+		if err := s.Maglev.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: cluster %q: %v (Envoy rejects this cluster)", pos, m.Name, err)
+		}
+	}
+	var local *lbmodel.Locality
+	if l, ok := model.NodeLocality(c, model.Options{}); ok {
+		local = &l
+	}
+	hs, err := placement.Build(m.Policy, m.Hosts, m, s, local)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cluster %q: %v", pos, m.Name, err)
+	}
+	r := &HashReport{Cluster: m.Name, LbPolicy: m.Policy, Priorities: []placement.HashPriority{}, Hosts: []placement.HashHost{}, Lookups: []HashLookup{}, Notes: []string{}}
+	if m.Policy == "RING_HASH" {
+		var n uint64
+		if len(hs.Levels) > 0 {
+			n = hs.Levels[0].Size()
+		}
+		r.RingSize = &n
+		r.HashFunction = "XX_HASH"
+		if s.Ring.HashFunction == lbmodel.HashMurmur2 {
+			r.HashFunction = "MURMUR_HASH_2"
+		}
+	} else {
+		n := s.Maglev.TableSize
+		r.TableSize = &n
+	}
+	if len(m.Hosts) == 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("%s has no endpoints: every lookup finds no host", m.Name))
+	}
+	for i := range hs.Levels {
+		pr, hosts := placement.Describe(hs, i, m.Policy)
+		r.Priorities = append(r.Priorities, pr)
+		r.Hosts = append(r.Hosts, hosts...)
+		for _, w := range hs.Levels[i].Warnings() {
+			r.Notes = append(r.Notes, fmt.Sprintf("P%d: %s", i, w))
+		}
+	}
+	if len(hs.Levels) > 1 {
+		r.Notes = append(r.Notes, "the hash first picks the priority (hash % 100 + 1 against the cumulative priority loads), then the same hash is looked up in that priority's "+placement.StructureName(m.Policy))
+	}
+	if s.Ring.UseHostname && m.Policy == "RING_HASH" || s.Maglev.UseHostname && m.Policy == "MAGLEV" {
+		r.Notes = append(r.Notes, "use_hostname_for_hashing: hosts are placed by hostname (or metadata hash_key), not by address")
+	}
+
+	for _, k := range opt.Keys {
+		h := lbmodel.XXHash64(k)
+		r.Lookups = append(r.Lookups, lookup(hs, k, h))
+	}
+	for _, h := range opt.Hashes {
+		r.Lookups = append(r.Lookups, lookup(hs, strconv.FormatUint(h, 10), h))
+	}
+	if opt.Request != nil {
+		l, src, err := requestLookup(c, cl, hs, opt)
+		if err != nil {
+			return nil, err
+		}
+		r.Lookups = append(r.Lookups, l)
+		r.HashPolicy = &src
+	}
+	if opt.Dump && len(hs.Levels) > 0 {
+		if opt.DumpPriority < 0 || opt.DumpPriority >= len(hs.Levels) {
+			return nil, &model.UsageError{Msg: fmt.Sprintf("--priority %d: %s has priorities 0..%d", opt.DumpPriority, m.Name, len(hs.Levels)-1)}
+		}
+		pl := &hs.Levels[opt.DumpPriority]
+		if pl.Ring != nil {
+			r.Ring = make([]RingPoint, len(pl.Ring.Entries))
+			for i, e := range pl.Ring.Entries {
+				r.Ring[i] = RingPoint{Hash: e.Hash, Host: pl.Ring.Hosts[e.Host].Host.Address}
+			}
+		} else {
+			r.Table = make([]string, len(pl.Table.Slots))
+			for i, sl := range pl.Table.Slots {
+				r.Table[i] = pl.Table.Hosts[sl].Host.Address
+			}
+		}
+	}
+	if len(opt.Remove) > 0 {
+		rm, err := removal(c, m, s, local, hs, opt.Remove)
+		if err != nil {
+			return nil, err
+		}
+		r.Remove = rm
+		own := rm.RingHash
+		if m.Policy == "MAGLEV" {
+			own = rm.Maglev
+		}
+		v := own.Moved
+		r.Moved = &v
+	}
+	return r, nil
+}
+
+// lookup is ThreadAwareLoadBalancerBase::LoadBalancerImpl::chooseHost for
+// hash h: choosePriority on h, then that level's ring or table (attempt 0).
+func lookup(hs *placement.Setup, input string, h uint64) HashLookup {
+	l := HashLookup{Input: input, Hash: &h}
+	p, degraded := hs.Choose(h)
+	l.Priority, l.Degraded = p, degraded
+	if p >= len(hs.Levels) {
+		l.Reason = "the cluster has no hosts"
+		return l
+	}
+	pl := &hs.Levels[p]
+	addr, pos, ok := pl.Pick(h)
+	if !ok {
+		l.Reason = fmt.Sprintf("P%d's %s is empty (no healthy host, not in panic): Envoy finds no host", p, placement.StructureName(hs.Policy))
+		if degraded {
+			l.Reason = fmt.Sprintf("chosen through P%d's degraded load, but degraded hosts are only in the %s in panic: Envoy finds no host", p, placement.StructureName(hs.Policy))
+		}
+		return l
+	}
+	l.Host, l.Position = &addr, &pos
+	return l
+}
+
+// requestLookup hashes the request through its hash policy.
+func requestLookup(c *config.Config, cl *config.Cluster, hs *placement.Setup, opt HashOptions) (HashLookup, HashPolicySource, error) {
+	rq := opt.Request
+	src, err := RequestHashPolicy(c, cl, opt.Route)
+	if err != nil {
+		return HashLookup{}, src, err
+	}
+	req := lbmodel.Request{Headers: map[string][]string{}}
+	var parts []string
+	for _, h := range rq.Headers {
+		req.Headers[strings.ToLower(h[0])] = append(req.Headers[strings.ToLower(h[0])], h[1])
+		parts = append(parts, "header "+h[0]+"="+h[1])
+	}
+	for _, ck := range rq.Cookies {
+		req.Headers["cookie"] = append(req.Headers["cookie"], ck[0]+"="+ck[1])
+		parts = append(parts, "cookie "+ck[0]+"="+ck[1])
+	}
+	if rq.SourceIP != "" {
+		ip, err := netip.ParseAddr(rq.SourceIP)
+		if err != nil {
+			return HashLookup{}, src, &model.UsageError{Msg: fmt.Sprintf("--source-ip %q: not an IP address", rq.SourceIP)}
+		}
+		req.SourceIP = ip.String()
+		parts = append(parts, "source-ip "+req.SourceIP)
+	}
+	if rq.Path != "" {
+		req.Headers[":path"] = []string{rq.Path}
+		parts = append(parts, "path "+rq.Path)
+	}
+	input := "request: " + strings.Join(parts, ", ")
+	if src.From == "" {
+		return HashLookup{Input: input, Reason: fmt.Sprintf("no hash policy: no route targets %s (name one with --route) and the cluster has none, so Envoy picks a random host", cl.Name())}, src, nil
+	}
+	h, ok, err := lbmodel.GenerateHash(src.Parsed, req)
+	if err != nil {
+		return HashLookup{}, src, fmt.Errorf("%s: %v", src.From, err)
+	}
+	if !ok {
+		why := "no hash policy on " + src.From
+		if len(src.Parsed) > 0 {
+			why = fmt.Sprintf("none of the hash policies of %s (%s) produced a hash from this request", src.From, strings.Join(src.Policies, "; "))
+			if slices.ContainsFunc(src.Parsed, func(p lbmodel.HashPolicy) bool { return p.Kind == lbmodel.HashByCookie && p.CookieTTLSet }) {
+				why += " (a cookie policy with a ttl would have Envoy generate the cookie from the connection's addresses, which lbctl does not know)"
+			}
+		}
+		return HashLookup{Input: input, Reason: why + ": Envoy picks a random priority and host"}, src, nil
+	}
+	l := lookup(hs, input, h)
+	return l, src, nil
+}
+
+// removal rebuilds the cluster without the given hosts, for both ring hash
+// and Maglev, and compares each with the full cluster.
+func removal(c *config.Config, m *model.Model, s model.LBSettings, local *lbmodel.Locality, own *placement.Setup, addrs []string) (*HashRemoval, error) {
+	known := map[string]bool{}
+	for _, h := range m.Hosts {
+		known[h.Address] = true
+	}
+	for _, a := range addrs {
+		if !known[a] {
+			var list []string
+			for _, h := range m.Hosts {
+				list = append(list, h.Address)
+			}
+			if len(list) > 12 {
+				list = append(list[:12], "…")
+			}
+			return nil, &model.UsageError{Msg: fmt.Sprintf("--remove %q: %s has no such host; its hosts are: %s", a, m.Name, strings.Join(list, ", "))}
+		}
+	}
+	rest := lbmodel.WithoutAddresses(m.Hosts, addrs)
+	rm := &HashRemoval{Addresses: append([]string{}, addrs...)}
+	for _, policy := range []string{"RING_HASH", "MAGLEV"} {
+		mr := &MovedReport{To: []Dest{}}
+		if policy == "RING_HASH" {
+			rm.RingHash = mr
+			mr.Config = fmt.Sprintf("minimum_ring_size %d, maximum_ring_size %d", s.Ring.MinRingSize, s.Ring.MaxRingSize)
+		} else {
+			rm.Maglev = mr
+			mr.Config = fmt.Sprintf("table_size %d", s.Maglev.TableSize)
+		}
+		before := own
+		var err error
+		if policy != own.Policy {
+			before, err = placement.Build(policy, m.Hosts, m, s, local)
+		}
+		var after *placement.Setup
+		if err == nil {
+			after, err = placement.Build(policy, rest, m, s, local)
+		}
+		if err != nil {
+			if policy == own.Policy {
+				return nil, err
+			}
+			mr.Error = err.Error()
+			continue
+		}
+		moved, to, err := placement.Moved(before, after)
+		if err != nil {
+			return nil, err
+		}
+		mr.Moved = moved
+		for h, f := range to {
+			mr.To = append(mr.To, Dest{Host: h, Share: f})
+		}
+		sort.Slice(mr.To, func(i, j int) bool {
+			if mr.To[i].Share != mr.To[j].Share {
+				return mr.To[i].Share > mr.To[j].Share
+			}
+			return mr.To[i].Host < mr.To[j].Host
+		})
+		mr.Removed = removedShare(before, addrs)
+	}
+	if rm.RingHash.Error == "" && rm.Maglev.Error == "" && rm.RingHash.Moved > 0 {
+		rm.MaglevOverRing = rm.Maglev.Moved / rm.RingHash.Moved
+	}
+	return rm, nil
+}
+
+// removedShare is the fraction of the whole hash space the removed hosts
+// answered: the minimum that has to move.
+func removedShare(hs *placement.Setup, addrs []string) float64 {
+	total := 0.0
+	for r := uint64(0); r < 100; r++ {
+		p, _ := hs.Choose(r)
+		if p >= len(hs.Levels) {
+			continue
+		}
+		for _, s := range hs.Levels[p].Shares() {
+			if slices.Contains(addrs, s.Address) {
+				total += s.Share / 100
+			}
+		}
+	}
+	return total
+}

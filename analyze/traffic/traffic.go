@@ -1,0 +1,117 @@
+// Package traffic holds the result of asking where a cluster's traffic goes:
+// the report explain builds for Envoy and grpc builds for proxyless gRPC.
+// Commands render it; both report packages fill it.
+package traffic
+
+// Report is `lbctl explain`'s result; field names are the contract's.
+type Report struct {
+	Semantics string          `json:"semantics,omitempty" yaml:"semantics,omitempty"`
+	Clusters  []ClusterReport `json:"clusters" yaml:"clusters"`
+}
+
+// ClusterReport is the complete load-balancing picture of one cluster.
+type ClusterReport struct {
+	Name                        string           `json:"name" yaml:"name"`
+	LbPolicy                    string           `json:"lb_policy" yaml:"lb_policy"`
+	OverprovisioningFactor      uint32           `json:"overprovisioning_factor" yaml:"overprovisioning_factor"`
+	PanicThreshold              int              `json:"panic_threshold" yaml:"panic_threshold"`
+	NormalizedTotalAvailability int              `json:"normalized_total_availability" yaml:"normalized_total_availability"`
+	TotalPanic                  bool             `json:"total_panic" yaml:"total_panic"`
+	Priorities                  []PriorityReport `json:"priorities" yaml:"priorities"`
+	Hosts                       []HostReport     `json:"hosts" yaml:"hosts"`
+	// NoHostShare is the fraction of requests for which Envoy finds no host
+	// (e.g. fail_traffic_on_panic, or nothing to send to).
+	NoHostShare float64            `json:"no_host_share" yaml:"no_host_share"`
+	Aggregate   *AggregateReport   `json:"aggregate,omitempty" yaml:"aggregate,omitempty"`
+	ZoneRouting *ZoneRoutingReport `json:"zone_routing,omitempty" yaml:"zone_routing,omitempty"`
+	Notes       []string           `json:"notes" yaml:"notes"`
+	// File is where the cluster is defined (file:line:col).
+	File string `json:"file,omitempty" yaml:"file,omitempty"`
+}
+
+// PriorityReport is one priority level.
+type PriorityReport struct {
+	Priority             int              `json:"priority" yaml:"priority"`
+	Hosts                int              `json:"hosts" yaml:"hosts"`
+	Healthy              int              `json:"healthy" yaml:"healthy"`
+	Degraded             int              `json:"degraded" yaml:"degraded"`
+	Excluded             int              `json:"excluded" yaml:"excluded"`
+	Health               int              `json:"health" yaml:"health"`
+	DegradedAvailability int              `json:"degraded_availability" yaml:"degraded_availability"`
+	Panic                bool             `json:"panic" yaml:"panic"`
+	HealthyLoad          int              `json:"healthy_load" yaml:"healthy_load"`
+	DegradedLoad         int              `json:"degraded_load" yaml:"degraded_load"`
+	Localities           []LocalityReport `json:"localities,omitempty" yaml:"localities,omitempty"`
+}
+
+// LocalityReport is one locality of a priority.
+type LocalityReport struct {
+	Region          string  `json:"region" yaml:"region"`
+	Zone            string  `json:"zone" yaml:"zone"`
+	SubZone         string  `json:"sub_zone" yaml:"sub_zone"`
+	Weight          uint32  `json:"weight" yaml:"weight"`
+	Hosts           int     `json:"hosts" yaml:"hosts"`
+	Healthy         int     `json:"healthy" yaml:"healthy"`
+	Degraded        int     `json:"degraded" yaml:"degraded"`
+	EffectiveWeight float64 `json:"effective_weight" yaml:"effective_weight"`
+	Share           float64 `json:"share" yaml:"share"`
+}
+
+// HostReport is one host and its share of the cluster's traffic.
+type HostReport struct {
+	// Cluster is the child cluster owning the host (aggregate clusters only).
+	Cluster  string `json:"cluster,omitempty" yaml:"cluster,omitempty"`
+	Address  string `json:"address" yaml:"address"`
+	Hostname string `json:"hostname" yaml:"hostname"`
+	Priority int    `json:"priority" yaml:"priority"`
+	Region   string `json:"region" yaml:"region"`
+	Zone     string `json:"zone" yaml:"zone"`
+	SubZone  string `json:"sub_zone" yaml:"sub_zone"`
+	Health   string `json:"health" yaml:"health"`
+	Weight   uint32 `json:"weight" yaml:"weight"`
+	// Share is nil where lbctl cannot compute it (see the notes).
+	Share *float64 `json:"share" yaml:"share"`
+}
+
+// AggregateReport is an aggregate cluster's top tier.
+type AggregateReport struct {
+	Clusters    []string             `json:"clusters" yaml:"clusters"`
+	Levels      []AggregateLevel     `json:"levels" yaml:"levels"`
+	ClusterLoad []AggregateClusterLd `json:"cluster_load" yaml:"cluster_load"`
+	TotalPanic  bool                 `json:"total_panic" yaml:"total_panic"`
+}
+
+// AggregateLevel is one linearized level.
+type AggregateLevel struct {
+	Cluster      string `json:"cluster" yaml:"cluster"`
+	Priority     int    `json:"priority" yaml:"priority"`
+	Health       int    `json:"health" yaml:"health"`
+	HealthyLoad  int    `json:"healthy_load" yaml:"healthy_load"`
+	DegradedLoad int    `json:"degraded_load" yaml:"degraded_load"`
+	Panic        bool   `json:"panic" yaml:"panic"`
+	// ChildPanic is the child cluster's own panic flag for this priority,
+	// which decides whether the child uses all hosts of the level.
+	ChildPanic bool `json:"child_panic" yaml:"child_panic"`
+}
+
+// AggregateClusterLd is a child cluster's share of the aggregate's traffic.
+type AggregateClusterLd struct {
+	Cluster string `json:"cluster" yaml:"cluster"`
+	Load    int    `json:"load" yaml:"load"`
+}
+
+// ZoneRoutingReport is zone-aware routing's state for priority 0.
+type ZoneRoutingReport struct {
+	State        string               `json:"state" yaml:"state"`
+	LocalPercent uint64               `json:"local_percent" yaml:"local_percent"`
+	Localities   []ZoneLocalityReport `json:"localities" yaml:"localities"`
+	Reason       string               `json:"reason,omitempty" yaml:"reason,omitempty"`
+}
+
+// ZoneLocalityReport is an upstream locality's share of zone-routed requests.
+type ZoneLocalityReport struct {
+	Region  string  `json:"region" yaml:"region"`
+	Zone    string  `json:"zone" yaml:"zone"`
+	SubZone string  `json:"sub_zone" yaml:"sub_zone"`
+	Share   float64 `json:"share" yaml:"share"`
+}
