@@ -3,7 +3,7 @@ package lbmodel
 import (
 	"errors"
 	"fmt"
-	"math"
+	"time"
 )
 
 // Policy is the host-level load-balancing policy inside a host source.
@@ -16,22 +16,10 @@ const (
 	// PolicyPrecomputed is RING_HASH or MAGLEV: the per-host shares of a
 	// source come from HostLB.Precomputed (the ring/table engineer's code).
 	PolicyPrecomputed
+	// PolicyClientSideWRR is client_side_weighted_round_robin: round robin
+	// on HostLB.ClientSideWeights instead of the EDS weights.
+	PolicyClientSideWRR
 )
-
-// DefaultChoiceCount is least_request_lb_config.choice_count's default.
-const DefaultChoiceCount = 2
-
-// LeastRequestConfig is the LeastRequest policy's configuration.
-type LeastRequestConfig struct {
-	ChoiceCount uint32 // 0 means the default 2; Envoy rejects 1
-	FullScan    bool   // selection_method: FULL_SCAN
-	// ActiveRequestBias is active_request_bias (default 1.0). When set
-	// explicitly, newest Envoy uses the weighted (EDF) path even with equal
-	// weights (runtime guard
-	// least_request_lb_active_request_bias_forces_weighted, default true).
-	ActiveRequestBias    float64
-	ActiveRequestBiasSet bool
-}
 
 // HostLB is the host-level policy and its inputs.
 type HostLB struct {
@@ -43,6 +31,40 @@ type HostLB struct {
 	// Precomputed returns each source host's share of that source for
 	// PolicyPrecomputed (e.g. ring or Maglev table shares).
 	Precomputed func(source []Host) ([]float64, error)
+	// SlowStart and HostAges (time since each host's last health-check
+	// pass or addition, parallel to the cluster's Hosts; nil: all past the
+	// window) apply to round robin and least request.
+	SlowStart SlowStartConfig
+	HostAges  []time.Duration
+	// ClientSideWeights are the host weights client-side WRR has set,
+	// parallel to Hosts (see ClientSideWRRWeights; nil: all 1).
+	ClientSideWeights []uint32
+}
+
+// slowStartFactors returns each source host's slow-start factor, or nil
+// when no host of the cluster is in slow start.
+func (lb HostLB) slowStartFactors(hosts []Host, src []int) ([]float64, error) {
+	if lb.HostAges == nil || !lb.SlowStart.Enabled() {
+		return nil, nil
+	}
+	if len(lb.HostAges) != len(hosts) {
+		return nil, errors.New("slow start: HostAges is not parallel to Hosts")
+	}
+	healthy := make([]bool, len(hosts))
+	for i, h := range hosts {
+		healthy[i] = h.Health() == Healthy
+	}
+	if !lb.SlowStart.InSlowStart(lb.HostAges, healthy) {
+		return nil, nil
+	}
+	f := make([]float64, len(src))
+	for i, h := range src {
+		f[i] = 1
+		if healthy[h] {
+			f[i] = lb.SlowStart.Factor(lb.HostAges[h])
+		}
+	}
+	return f, nil
 }
 
 // RoundRobinShares is round robin's long-run share per host of a source:
@@ -71,47 +93,6 @@ func RoundRobinShares(weights []uint32) []float64 {
 	return out
 }
 
-// RandomShares is RandomLoadBalancer: hosts[random % n], weights ignored.
-func RandomShares(n int) []float64 {
-	return RandomSharesGiven(n, FullBucket)
-}
-
-// Bucket is a range lo..hi of choosePriority's h = random%100 + 1.
-type Bucket struct{ Lo, Hi int }
-
-// FullBucket is every value of h: no conditioning.
-var FullBucket = Bucket{1, 100}
-
-// RandomSharesGiven is RandomLoadBalancer::peekOrChoose exactly: it draws
-// one random r, uses it as the priority hash, and picks hosts[r % n] with
-// the same r. Given that the priority pick put h = r%100+1 in b, r%n is not
-// uniform unless n divides evenly: with g = gcd(100, n), host j is reached
-// from residues a ≡ j (mod g), each with probability g/n. The 2^64 modulo
-// bias is ignored.
-func RandomSharesGiven(n int, b Bucket) []float64 {
-	out := make([]float64, n)
-	if n <= 0 || b.Lo < 1 || b.Hi > 100 || b.Lo > b.Hi {
-		return out
-	}
-	g := gcd(100, n)
-	count := make([]int, g) // residues a in the bucket with a%g == c
-	for a := b.Lo - 1; a <= b.Hi-1; a++ {
-		count[a%g]++
-	}
-	den := float64(n) * float64(b.Hi-b.Lo+1)
-	for j := range out {
-		out[j] = float64(count[j%g]*g) / den
-	}
-	return out
-}
-
-func gcd(a, b int) int {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
 func allEqual(w []uint32) bool {
 	for _, x := range w {
 		if max(1, x) != max(1, w[0]) {
@@ -119,129 +100,6 @@ func allEqual(w []uint32) bool {
 		}
 	}
 	return true
-}
-
-// NChoicesShares is the exact pick probability of
-// LeastRequestLoadBalancer::unweightedHostPickNChoices: k independent draws
-// random%n with replacement, a later draw replacing the candidate only with
-// strictly fewer active requests. For a host with L hosts below its count
-// and E hosts at it: P = ((n−L)^k − (n−L−E)^k) / (n^k·E). The modulo bias
-// of a 64-bit random is ignored.
-func NChoicesShares(active []uint64, k uint32) []float64 {
-	n := len(active)
-	out := make([]float64, n)
-	for i, a := range active {
-		less, eq := 0, 0
-		for _, b := range active {
-			if b < a {
-				less++
-			} else if b == a {
-				eq++
-			}
-		}
-		hi := float64(n-less) / float64(n)
-		lo := float64(n-less-eq) / float64(n)
-		out[i] = (math.Pow(hi, float64(k)) - math.Pow(lo, float64(k))) / float64(eq)
-	}
-	return out
-}
-
-// FullScanShares is unweightedHostPickFullScan: the minimum active count,
-// ties broken by reservoir sampling, so 1/E over the E hosts at the minimum.
-func FullScanShares(active []uint64) []float64 {
-	out := make([]float64, len(active))
-	if len(active) == 0 {
-		return out
-	}
-	m := active[0]
-	for _, a := range active {
-		m = min(m, a)
-	}
-	e := 0
-	for _, a := range active {
-		if a == m {
-			e++
-		}
-	}
-	for i, a := range active {
-		if a == m {
-			out[i] = 1 / float64(e)
-		}
-	}
-	return out
-}
-
-// LeastRequestWeight is LeastRequestLoadBalancer::hostWeight without slow
-// start: weight/(active+1)^bias, weight/(active+1) when bias is 1, the plain
-// weight when bias is 0; the +1 is skipped at the uint64 maximum.
-func LeastRequestWeight(weight uint32, active uint64, bias float64) float64 {
-	w := float64(max(1, weight))
-	a := active
-	if a != math.MaxUint64 {
-		a++
-	}
-	switch bias {
-	case 1.0:
-		return w / float64(a)
-	case 0.0:
-		return w
-	}
-	return w / math.Pow(float64(a), bias)
-}
-
-// effectiveBias is the cached active_request_bias: unset, negative or NaN
-// become 1.0.
-func (c LeastRequestConfig) effectiveBias() float64 {
-	if !c.ActiveRequestBiasSet || c.ActiveRequestBias < 0 || math.IsNaN(c.ActiveRequestBias) {
-		return 1.0
-	}
-	return c.ActiveRequestBias
-}
-
-// Weighted reports whether least request uses the EDF path for a source
-// with these weights: weights differ, or the bias is explicit; and more
-// than one host.
-func (c LeastRequestConfig) Weighted(weights []uint32) bool {
-	return len(weights) > 1 && (!allEqual(weights) || c.ActiveRequestBiasSet)
-}
-
-// LeastRequestShares is the least-request long-run share per host of a
-// source: the EDF on LeastRequestWeight when Weighted, else N_CHOICES or
-// FULL_SCAN.
-func LeastRequestShares(weights []uint32, active []uint64, c LeastRequestConfig) ([]float64, error) {
-	if len(active) != len(weights) {
-		return nil, errors.New("least request: active and weights differ in length")
-	}
-	k := c.ChoiceCount
-	if k == 0 {
-		k = DefaultChoiceCount
-	}
-	if k < 2 {
-		return nil, fmt.Errorf("least request: choice_count %d, Envoy requires >= 2", k)
-	}
-	out := make([]float64, len(weights))
-	if len(weights) == 0 {
-		return out, nil
-	}
-	if c.Weighted(weights) {
-		bias := c.effectiveBias()
-		var sum float64
-		for i, w := range weights {
-			out[i] = LeastRequestWeight(w, active[i], bias)
-			sum += out[i]
-		}
-		if !(sum > 0) || math.IsInf(sum, 0) {
-			return nil, errors.New("least request: effective weights do not sum to a positive finite value")
-		}
-		for i := range out {
-			out[i] /= sum
-		}
-		return out, nil
-	}
-	if c.FullScan {
-		return FullScanShares(active), nil
-	}
-	return NChoicesShares(active, k), nil
 }
 
 // sourceShares applies the host-level policy to one host source (indices
@@ -257,6 +115,25 @@ func (lb HostLB) sourceShares(hosts []Host, src []int, b Bucket) ([]float64, err
 	}
 	switch lb.Policy {
 	case PolicyRoundRobin:
+		f, err := lb.slowStartFactors(hosts, src)
+		if err != nil || f == nil || len(src) == 1 {
+			return RoundRobinShares(weights), err
+		}
+		return RoundRobinSlowStartShares(weights, f), nil
+	case PolicyClientSideWRR:
+		// The worker is a RoundRobinLoadBalancer without slow start.
+		if lb.ClientSideWeights != nil {
+			if len(lb.ClientSideWeights) != len(hosts) {
+				return nil, errors.New("client-side WRR: ClientSideWeights is not parallel to Hosts")
+			}
+			for i, h := range src {
+				weights[i] = lb.ClientSideWeights[h]
+			}
+		} else {
+			for i := range weights {
+				weights[i] = 1
+			}
+		}
 		return RoundRobinShares(weights), nil
 	case PolicyRandom:
 		return RandomSharesGiven(len(src), b), nil
@@ -270,7 +147,11 @@ func (lb HostLB) sourceShares(hosts []Host, src []int, b Bucket) ([]float64, err
 				active[i] = lb.ActiveRequests[h]
 			}
 		}
-		return LeastRequestShares(weights, active, lb.LeastRequest)
+		f, err := lb.slowStartFactors(hosts, src)
+		if err != nil {
+			return nil, err
+		}
+		return LeastRequestSlowStartShares(weights, active, lb.LeastRequest, f)
 	case PolicyPrecomputed:
 		if lb.Precomputed == nil {
 			return nil, errors.New("precomputed policy without a Precomputed function")

@@ -54,12 +54,14 @@ func (l Level) Validate() error {
 	return nil
 }
 
-// LevelsFromHosts groups hosts into levels 0..max priority; a priority with
+// LevelsFromHosts groups hosts into levels 0..max priority (at least P0,
+// so a cluster without hosts is P0 in total panic with healthy load 100, as
+// in Envoy); a priority with
 // no hosts is an empty level, as in Envoy's PrioritySet, which never removes
 // levels. Envoy priorities are unsigned, so a host with a negative Priority
 // cannot come from a valid config: it is left out rather than crashing.
 func LevelsFromHosts(hosts []Host, opf uint32, weighted bool) []Level {
-	n := 0
+	n := 1 // a PrioritySet always has P0, even with no hosts
 	for _, h := range hosts {
 		if h.Priority+1 > n {
 			n = h.Priority + 1

@@ -502,8 +502,14 @@ func TestLevelsFromHosts(t *testing.T) {
 	// T = min(100, 50+50+100): healthy pass 50, 0, 50; nothing left for degraded.
 	checkLoad(t, loadCase{name: "from hosts", levels: got, threshold: 50,
 		healthy: []int{50, 0, 50}, panic: f3, total: 100})
-	if n := len(LevelsFromHosts(nil, 140, false)); n != 0 {
-		t.Errorf("no hosts gave %d levels", n)
+	// Issue 14: no hosts is still P0 (recalculateLoadInTotalPanic with no
+	// hosts gives P0 healthy load 100), in panic and total panic.
+	empty := LevelsFromHosts(nil, 140, false)
+	if len(empty) != 1 {
+		t.Fatalf("no hosts gave %d levels", len(empty))
+	}
+	if l := ComputePriorityLoad(empty, 50); !l.TotalPanic || !l.Levels[0].Panic || l.Levels[0].HealthyLoad != 100 {
+		t.Errorf("no hosts: %+v", l)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // ClusterInput is everything ClusterShares needs about one cluster.
@@ -140,12 +141,17 @@ func newModel(c ClusterInput) (*model, error) {
 	return m, nil
 }
 
-// hostsOf returns the host indices of priority p: all, healthy or degraded.
+// hostsOf returns the host indices of priority p (all, healthy or
+// degraded) in input order.
 func (m *model) hostsOf(p int, kind int) []int {
 	var out []int
 	for _, g := range m.locs[p].Groups {
 		out = append(out, groupList(g, kind)...)
 	}
+	// HostSet::hosts(), healthyHosts() and degradedHosts() keep the
+	// configuration order, not the locality order; RandomLoadBalancer's
+	// hosts[r % n] depends on it.
+	slices.Sort(out)
 	return out
 }
 

@@ -389,3 +389,15 @@ func TestMonteCarloAgreesWithShares(t *testing.T) {
 		}
 	}
 }
+
+// Issue 14: a cluster with no hosts is P0 with healthy load 100, in panic
+// and total panic; every request finds no host.
+func TestClusterSharesNoHosts(t *testing.T) {
+	s, err := ClusterShares(ClusterInput{PanicThreshold: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Priorities) != 1 || !s.Priorities[0].Panic || !s.Load.TotalPanic || s.Load.Levels[0].HealthyLoad != 100 || s.NoHost != 1 {
+		t.Errorf("no hosts: %+v", s)
+	}
+}
