@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // HealthyCount is how many of n hosts --set-health's PERCENT makes
@@ -342,4 +343,64 @@ func SweepAggregate(name string, children []AggregateChildInput, threshold int, 
 		return Sweep{}, err
 	}
 	return newSweep(name, axes, rows), nil
+}
+
+// CSV is the sweep as `-o csv` records: a header, then one record per row.
+// Columns: healthy,total,health (in a grid, each suffixed _<key>), the
+// load of each priority (p<N>_load, healthy plus degraded) or of each
+// child cluster (its name), each level's panic flag (p<N>_panic, or
+// <child>_p<N>_panic), total_panic.
+func (s Sweep) CSV() [][]string {
+	if len(s.Rows) == 0 {
+		return nil
+	}
+	first := s.Rows[0]
+	var head []string
+	for _, st := range first.Steps {
+		suffix := ""
+		if len(first.Steps) > 1 {
+			suffix = "_" + st.Key
+		}
+		head = append(head, "healthy"+suffix, "total"+suffix, "health"+suffix)
+	}
+	level := func(l SweepLevel) string {
+		if l.Cluster != "" {
+			return fmt.Sprintf("%s_p%d", l.Cluster, l.Priority)
+		}
+		return fmt.Sprintf("p%d", l.Priority)
+	}
+	aggregate := first.ClusterLoad != nil
+	if aggregate {
+		for _, c := range first.ClusterLoad {
+			head = append(head, c.Cluster)
+		}
+	} else {
+		for _, l := range first.Priorities {
+			head = append(head, level(l)+"_load")
+		}
+	}
+	for _, l := range first.Priorities {
+		head = append(head, level(l)+"_panic")
+	}
+	out := [][]string{append(head, "total_panic")}
+	for _, r := range s.Rows {
+		var rec []string
+		for _, st := range r.Steps {
+			rec = append(rec, strconv.Itoa(st.Healthy), strconv.Itoa(st.Total), strconv.FormatFloat(st.Health, 'f', -1, 64))
+		}
+		if aggregate {
+			for _, c := range r.ClusterLoad {
+				rec = append(rec, strconv.Itoa(c.Load))
+			}
+		} else {
+			for _, l := range r.Priorities {
+				rec = append(rec, strconv.Itoa(l.HealthyLoad+l.DegradedLoad))
+			}
+		}
+		for _, l := range r.Priorities {
+			rec = append(rec, strconv.FormatBool(l.Panic))
+		}
+		out = append(out, append(rec, strconv.FormatBool(r.TotalPanic)))
+	}
+	return out
 }

@@ -292,3 +292,138 @@ func TestBudgetMatchesSweep(t *testing.T) {
 		check("total", bud.BeforeTotalPanic, func(r SweepRow) bool { return r.TotalPanic })
 	}
 }
+
+func TestSweepCSV(t *testing.T) {
+	s, err := SweepCluster("c", ClusterInput{Hosts: cat(prioHosts(0, 2, 2, 0), prioHosts(1, 2, 2, 0)), PanicThreshold: 50}, []int{0}, SweepOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{"healthy", "total", "health", "p0_load", "p1_load", "p0_panic", "p1_panic", "total_panic"},
+		{"2", "2", "100", "100", "0", "false", "false", "false"},
+		{"1", "2", "50", "70", "30", "false", "false", "false"},
+		{"0", "2", "0", "0", "100", "false", "false", "false"},
+	}
+	if got := s.CSV(); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("CSV\n%v\nwant\n%v", got, want)
+	}
+	in := []AggregateChildInput{
+		{Name: "primary", Kind: ChildPresent, Cluster: ClusterInput{Hosts: prioHosts(0, 3, 3, 0)}},
+		{Name: "secondary", Kind: ChildPresent, Cluster: ClusterInput{Hosts: prioHosts(0, 1, 1, 0)}},
+	}
+	g, err := SweepAggregate("agg", in, 50, []Varied{{"primary", 0}, {"secondary", 0}}, SweepOptions{Step: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	csv := g.CSV()
+	head := []string{"healthy_primary_p0", "total_primary_p0", "health_primary_p0", "healthy_secondary_p0", "total_secondary_p0", "health_secondary_p0",
+		"primary", "secondary", "primary_p0_panic", "secondary_p0_panic", "total_panic"}
+	if !slices.Equal(csv[0], head) {
+		t.Errorf("head %v, want %v", csv[0], head)
+	}
+	// Steps 100, 50, 0 percent: 3, 2, 0 of 3 (half up) × 1, 1, 0 of 1
+	// (50% of 1 rounds to 1, a repeat). 0 of 3 and 0 of 1: total panic by
+	// host count, 3:1 → 75/25.
+	if len(csv) != 1+3*2 || !slices.Equal(csv[6], []string{"0", "3", "0", "0", "1", "0", "75", "25", "true", "true", "true"}) {
+		t.Errorf("CSV %v", csv)
+	}
+}
+
+// TestAggregateBudgetProperty: as TestBudgetProperty, for random
+// aggregates of two or three children (one possibly listed twice).
+func TestAggregateBudgetProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 5))
+	statuses := []HealthStatus{StatusHealthy, StatusHealthy, StatusUnhealthy, StatusDraining, StatusDegraded}
+	names := []string{"a", "b", "c"}
+	seen := map[string]bool{}
+	for iter := 0; iter < 1500; iter++ {
+		var in []AggregateChildInput
+		for _, name := range names[:2+r.IntN(2)] {
+			var hosts []Host
+			for p := range 1 + r.IntN(2) {
+				for range r.IntN(8) {
+					hosts = append(hosts, Host{Priority: p, Weight: uint32(r.IntN(4)), Status: statuses[r.IntN(len(statuses))]})
+				}
+			}
+			in = append(in, AggregateChildInput{Name: name, Kind: ChildPresent,
+				Cluster: ClusterInput{Hosts: hosts, WeightedPriorityHealth: r.IntN(2) == 0, OverprovisioningFactor: []uint32{0, 100, 200}[r.IntN(3)]}})
+		}
+		if r.IntN(4) == 0 {
+			in = append(in, in[0])
+		}
+		thr := []int{0, 50, 100}[r.IntN(3)]
+		order := FailOrder(r.IntN(2))
+		budgets := AggregateBudgets(in, thr, order)
+		ac := func(fail string, p, k int) []AggregateChild {
+			out := make([]AggregateChild, len(in))
+			for i, c := range in {
+				hs := c.Cluster.Hosts
+				if c.Name == fail {
+					hs = failHosts(hs, p, k, order)
+				}
+				c2 := c.Cluster
+				c2.Hosts = hs
+				out[i] = AggregateChild{Name: c.Name, Kind: c.Kind, Levels: clusterLevels(c2)}
+			}
+			return out
+		}
+		lin := Linearize(ac("", 0, 0))
+		if len(budgets) != len(lin) {
+			t.Fatalf("%d budgets for %d levels", len(budgets), len(lin))
+		}
+		for i, l := range lin {
+			stateAt := func(k int) budgetState {
+				a := ComputeAggregate(ac(l.Cluster, l.Priority, k), thr)
+				ll := a.Load.Levels[i]
+				s := budgetState{load: ll.HealthyLoad + ll.DegradedLoad, panic: ll.Panic, total: a.Load.TotalPanic}
+				for _, c := range a.ClusterLoad {
+					if c.Cluster == l.Cluster {
+						s.clusterLoad = c.Load
+					}
+				}
+				return s
+			}
+			base, n := stateAt(0), l.Healthy
+			bud := budgets[i]
+			for _, ch := range []struct {
+				name    string
+				b       *int
+				already bool
+				changed func(budgetState) bool
+			}{
+				{"spill", bud.BeforeSpill, false, func(s budgetState) bool { return s.load < base.load }},
+				{"panic", bud.BeforePanic, base.panic, func(s budgetState) bool { return s.panic }},
+				{"total", bud.BeforeTotalPanic, base.total, func(s budgetState) bool { return s.total }},
+				{"failover", bud.BeforeFailover, false, func(s budgetState) bool { return s.clusterLoad < base.clusterLoad }},
+			} {
+				switch {
+				case ch.already:
+					if ch.b == nil || *ch.b != 0 {
+						t.Fatalf("level %d %s: already reached, budget %v", i, ch.name, ch.b)
+					}
+				case ch.b == nil:
+					for k := 0; k <= n; k++ {
+						if ch.changed(stateAt(k)) {
+							t.Fatalf("level %d %s: never, but %d failures change it", i, ch.name, k)
+						}
+					}
+				default:
+					for j := 0; j <= *ch.b; j++ {
+						if ch.changed(stateAt(j)) {
+							t.Fatalf("level %d %s: budget %d, but %d failures change it", i, ch.name, *ch.b, j)
+						}
+					}
+					if *ch.b+1 > n || !ch.changed(stateAt(*ch.b+1)) {
+						t.Fatalf("level %d %s: budget %d, but one more keeps it", i, ch.name, *ch.b)
+					}
+					seen[ch.name] = true
+				}
+			}
+		}
+	}
+	for _, k := range []string{"spill", "panic", "total", "failover"} {
+		if !seen[k] {
+			t.Errorf("generator never produced a finite %s budget", k)
+		}
+	}
+}
