@@ -30,8 +30,8 @@ type LinearLevel struct {
 
 // ClusterLoad is the share of an aggregate's traffic one child receives.
 type ClusterLoad struct {
-	Cluster string
-	Load    int // percent, healthy plus degraded, over all its linearized levels
+	Cluster string `json:"cluster"`
+	Load    int    `json:"load"` // percent, healthy plus degraded, over all its linearized levels
 }
 
 // AggregateLoad is the top tier of an aggregate cluster.

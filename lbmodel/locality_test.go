@@ -27,21 +27,22 @@ var (
 // healthy, opf 1.4. The code's float shares, and their nearest integer
 // percent, which matches the seed except the 69 % row (locality.md §6
 // erratum 1: the doc says 32/68, the code gives 32.57/67.43, i.e. 33/67).
+var seed003Rows = []struct {
+	healthy      int
+	x            float64 // code share of X
+	seedX, seedY int
+	erratum      bool
+}{
+	{100, 1.0 / 3, 33, 67, false},
+	{70, 0.98 / 2.98, 33, 67, false},
+	{69, 0.966 / 2.966, 32, 68, true},
+	{50, 0.7 / 2.7, 26, 74, false},
+	{25, 0.35 / 2.35, 15, 85, false},
+	{0, 0, 0, 100, false},
+}
+
 func TestSeedLocalityTable(t *testing.T) {
-	rows := []struct {
-		healthy      int
-		x            float64 // code share of X
-		seedX, seedY int
-		erratum      bool
-	}{
-		{100, 1.0 / 3, 33, 67, false},
-		{70, 0.98 / 2.98, 33, 67, false},
-		{69, 0.966 / 2.966, 32, 68, true},
-		{50, 0.7 / 2.7, 26, 74, false},
-		{25, 0.35 / 2.35, 15, 85, false},
-		{0, 0, 0, 100, false},
-	}
-	for _, r := range rows {
+	for _, r := range seed003Rows {
 		hosts := append(hostsIn(locX, 1, 0, 100, r.healthy), hostsIn(locY, 2, 0, 100, 100)...)
 		s, err := ClusterShares(ClusterInput{Hosts: hosts, PanicThreshold: 50, LocalityWeighted: true})
 		if err != nil {
