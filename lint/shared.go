@@ -15,10 +15,13 @@ type shared struct {
 	routed bool
 	pgv    []*Violation
 	pgvRun bool
+	// strict restores per-field reporting (Options.Strict).
+	strict  bool
+	written map[string]bool
 }
 
 func newShared(cfg *analyze.Config) *shared {
-	return &shared{cfg: cfg, models: map[*analyze.Cluster]*analyze.Model{}}
+	return &shared{cfg: cfg, models: map[*analyze.Cluster]*analyze.Model{}, written: map[string]bool{}}
 }
 
 // Model is cfg.Model(cl), cached.
