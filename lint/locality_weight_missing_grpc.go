@@ -1,6 +1,7 @@
 package lint
 
 import (
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 
 	"github.com/lbctl/lbctl/analyze"
@@ -18,8 +19,8 @@ var _ = register(&Rule{
 	Hint: "Give every locality a load_balancing_weight (e.g. 1) for gRPC clients.",
 	Check: func(p *Pass) {
 		p.assignments(func(cl *analyze.Cluster, a *endpointv3.ClusterLoadAssignment) {
-			if !cl.FromEDS {
-				return // gRPC reads localities only from EDS
+			if cl.Proto.GetType() != clusterv3.Cluster_EDS || cl.Proto.GetClusterType() != nil {
+				return // gRPC reads localities only from EDS clusters
 			}
 			missing, total := 0, 0
 			var first *endpointv3.LocalityLbEndpoints
