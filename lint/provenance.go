@@ -39,8 +39,15 @@ func (s *shared) partialDump(file string) bool {
 	if !s.envoyWritten(file) {
 		return false
 	}
-	for _, pr := range s.cfg.Problems {
-		if pr.Code == analyze.CodeReference && pr.Pos.File == file {
+	known := map[string]bool{}
+	for _, cl := range s.cfg.Clusters {
+		known[cl.Name()] = true
+		if n := cl.Proto.GetEdsClusterConfig().GetServiceName(); n != "" {
+			known[n] = true
+		}
+	}
+	for _, a := range s.cfg.Assignments {
+		if !known[a.GetClusterName()] && s.cfg.Sources.Pos(a).File == file {
 			return true
 		}
 	}
