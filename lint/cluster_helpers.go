@@ -121,8 +121,14 @@ func clusterHashPolicy(p *Pass, c *clusterv3.Cluster) bool {
 }
 
 // localityWeighted reports whether Envoy honours locality weights for the
-// cluster: common_lb_config.locality_weighted_lb_config, or a typed policy
-// whose locality_lb_config sets locality_weighted_lb_config.
+// cluster. Legacy lb_policy: common_lb_config.locality_weighted_lb_config.
+// load_balancing_policy: the first entry this build decodes (Envoy uses
+// the first it supports) decides: RoundRobin/LeastRequest/Random via
+// locality_lb_config.locality_weighted_lb_config (LocalityWrr), RingHash
+// and Maglev via their own locality_weighted_lb_config
+// (TypedRingHashLbConfig/TypedMaglevLbConfig feed
+// ThreadAwareLoadBalancerBase), and WrrLocality always
+// (WrrLocalityLoadBalancer::WorkerLocalLbFactory::create).
 func (p *Pass) localityWeighted(c *clusterv3.Cluster) bool {
 	if c.GetLoadBalancingPolicy() == nil {
 		return c.GetCommonLbConfig().GetLocalityWeightedLbConfig() != nil
@@ -132,13 +138,17 @@ func (p *Pass) localityWeighted(c *clusterv3.Cluster) bool {
 			continue
 		}
 		r := m.ProtoReflect()
-		fd := r.Descriptor().Fields().ByName("locality_lb_config")
-		if fd == nil || !r.Has(fd) {
-			continue
-		}
-		l := r.Get(fd).Message()
-		if w := l.Descriptor().Fields().ByName("locality_weighted_lb_config"); w != nil && l.Has(w) {
+		d := r.Descriptor()
+		if d.FullName() == "envoy.extensions.load_balancing_policies.wrr_locality.v3.WrrLocality" {
 			return true
+		}
+		if fd := d.Fields().ByName("locality_weighted_lb_config"); fd != nil {
+			return r.Has(fd)
+		}
+		if fd := d.Fields().ByName("locality_lb_config"); fd != nil && r.Has(fd) {
+			l := r.Get(fd).Message()
+			w := l.Descriptor().Fields().ByName("locality_weighted_lb_config")
+			return w != nil && l.Has(w)
 		}
 		return false
 	}

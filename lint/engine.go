@@ -31,6 +31,9 @@ type Options struct {
 	Targets []Target
 	// Disable lists rule IDs or names not to run.
 	Disable []string
+	// Strict reports every unknown type, field and v2 spelling one by one,
+	// also in files Envoy wrote, as proto validation would.
+	Strict bool
 }
 
 // Pass is what a rule's Check sees: the configuration, the target, shared
@@ -72,6 +75,7 @@ func Run(cfg *config.Config, opts Options) []Finding {
 		}
 	}
 	sh := newShared(cfg)
+	sh.strict = opts.Strict
 	var raw []Finding
 	for _, r := range Rules() {
 		if disabled[r.ID] || r.Check == nil {

@@ -6,8 +6,14 @@ import "github.com/lbctl/lbctl/analyze/config"
 // as findings, with the problem's own severity: the loader knows whether
 // the input is still usable (an unknown field inside LB config is an error,
 // one in a listener a warning).
+//
+// Unless Options.Strict: spelling problems (unknown field, v2 syntax) in a
+// file Envoy wrote are dropped, since Envoy accepted it; unknown types
+// become one info line per file; references into a provably trimmed dump
+// become info.
 func loadRule(code string) func(p *Pass) {
 	return func(p *Pass) {
+		var unknownTypes []config.Problem
 		for _, pr := range p.Cfg.Problems {
 			if pr.Code != code {
 				continue
@@ -19,7 +25,25 @@ func loadRule(code string) func(p *Pass) {
 			case config.SevInfo:
 				sev = SevInfo
 			}
+			if !p.strict {
+				switch code {
+				case config.CodeUnknownField, config.CodeLegacy:
+					if p.envoyWritten(pr.Pos.File) {
+						continue
+					}
+				case config.CodeUnknownType:
+					unknownTypes = append(unknownTypes, pr)
+					continue
+				case config.CodeReference:
+					if p.partialDump(pr.Pos.File) {
+						sev = SevInfo
+					}
+				}
+			}
 			p.ReportSev(sev, pr.Pos, "%s", pr.Msg)
+		}
+		if len(unknownTypes) > 0 {
+			unmodelledSummary(p, unknownTypes)
 		}
 	}
 }

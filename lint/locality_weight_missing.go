@@ -3,6 +3,8 @@ package lint
 import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	"github.com/lbctl/lbctl/analyze/config"
+
+	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // LB1602 locality-weight-missing (WGT-LOCALITY-WEIGHT-MISSING-ENVOY).
@@ -11,15 +13,25 @@ var _ = register(&Rule{
 	Severity: map[Target]Severity{TargetEnvoy: SevWarning},
 	Doc: "Locality-weighted load balancing with a locality that has no load_balancing_weight. " +
 		"endpoint_components.proto: \"If no weights are specified when locality weighted load balancing is " +
-		"enabled, the locality is assigned no load.\" Its endpoints receive no traffic.",
+		"enabled, the locality is assigned no load.\" Its endpoints receive no traffic, as long as another " +
+		"locality of its priority has a weight: when none has, Envoy builds no locality scheduler and uses all " +
+		"the priority's hosts (LocalityWrr::rebuildLocalityScheduler, lbmodel.LocalityWeights).",
 	Hint: "Give every locality a load_balancing_weight.",
 	Check: func(p *Pass) {
 		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
 			if !p.localityWeighted(cl.Proto) {
 				return
 			}
+			m := p.Model(cl)
 			for _, loc := range a.GetEndpoints() {
 				if loc.GetLoadBalancingWeight() == nil && len(loc.GetLbEndpoints()) > 0 {
+					// No locality of the priority has an effective weight: Envoy
+					// builds no locality scheduler and hostSourceToUse falls back
+					// to all the priority's hosts (LocalityWrr::rebuildLocalityScheduler).
+					g := lbmodel.GroupLocalities(m.Hosts, int(loc.GetPriority()), lbmodel.Locality{}, false)
+					if _, sched := lbmodel.LocalityWeights(g, m.OverprovisioningFactor, false); !sched {
+						continue
+					}
 					p.Report(p.pos(loc, "locality"), "cluster %q: locality %q has no load_balancing_weight, so its %d endpoints get no traffic",
 						cl.Name(), localityName(loc), len(loc.GetLbEndpoints()))
 				}

@@ -13,15 +13,25 @@ var _ = register(&Rule{
 		"(common_lb_config.locality_weighted_lb_config, or a typed policy's locality_lb_config). " +
 		"endpoint_components.proto: \"Locality weights are only considered when locality weighted load " +
 		"balancing is configured. These weights are ignored otherwise.\" gRPC does use them, so Envoy and gRPC " +
-		"split the traffic differently.",
+		"split the traffic differently. Typed policies honour them through locality_lb_config (RoundRobin, " +
+		"LeastRequest, Random), locality_weighted_lb_config (RingHash, Maglev) or WrrLocality. Only reported " +
+		"for a priority with several locality groups, where the weights would change the split.",
 	Hint: "Add common_lb_config.locality_weighted_lb_config: {} if the weights are meant.",
 	Check: func(p *Pass) {
 		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
 			if p.localityWeighted(cl.Proto) || p.Model(cl).IsAggregate {
 				return
 			}
+			// Weights only split traffic between groups of one priority: a
+			// priority with one locality group takes all its traffic anyway.
+			groups := map[uint32]int{}
 			for _, loc := range a.GetEndpoints() {
-				if loc.GetLoadBalancingWeight() != nil {
+				if len(loc.GetLbEndpoints()) > 0 {
+					groups[loc.GetPriority()]++
+				}
+			}
+			for _, loc := range a.GetEndpoints() {
+				if loc.GetLoadBalancingWeight() != nil && groups[loc.GetPriority()] > 1 {
 					p.Report(p.pos(loc, "load_balancing_weight"), "cluster %q: locality weight %d is ignored: locality weighted load balancing is not configured", cl.Name(), loc.GetLoadBalancingWeight().GetValue())
 					return
 				}

@@ -61,6 +61,18 @@ func (s *shared) Violations() []*Violation {
 	for _, m := range roots {
 		s.validate(m, "", seen)
 	}
+	if !s.strict {
+		// A dump Envoy wrote was accepted by that Envoy: what PGV flags
+		// there is Envoy's own spelling (e.g. locality weight 0 of an
+		// unweighted cluster in EndpointsConfigDump), not a rejection.
+		kept := s.pgv[:0]
+		for _, v := range s.pgv {
+			if !s.envoyWritten(v.Pos.File) {
+				kept = append(kept, v)
+			}
+		}
+		s.pgv = kept
+	}
 	return s.pgv
 }
 

@@ -8,10 +8,11 @@ import (
 // LB1501 priority-gap (PRI-GAP).
 var _ = register(&Rule{
 	ID: "LB1501", Name: "priority-gap", Spec: "PRI-GAP",
-	Severity: map[Target]Severity{TargetEnvoy: SevWarning, TargetGRPC: SevError},
+	Severity: map[Target]Severity{TargetEnvoy: SevInfo, TargetGRPC: SevError},
 	Doc: "Endpoint priorities that skip a level (0 and 2 without 1). endpoint_components.proto: \"Priorities " +
 		"should range from 0 (highest) to N (lowest) without skipping\". Envoy keeps an empty level (health 0) " +
-		"in the PrioritySet, which never takes traffic; gRPC NACKs the assignment (A27, \"priority 1 missing\").",
+		"in the PrioritySet, which never takes traffic: its availability is 0 and, as it has no hosts, it never " +
+		"blocks total panic (recalculatePerPriorityPanic), so Envoy behaves as with contiguous priorities (info); gRPC NACKs the assignment (A27, \"priority 1 missing\").",
 	Hint: "Renumber the priorities 0..N without gaps.",
 	Check: func(p *Pass) {
 		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {

@@ -15,10 +15,13 @@ type shared struct {
 	routed bool
 	pgv    []*Violation
 	pgvRun bool
+	// strict restores per-field reporting (Options.Strict).
+	strict  bool
+	written map[string]bool
 }
 
 func newShared(cfg *config.Config) *shared {
-	return &shared{cfg: cfg, models: map[*config.Cluster]*model.Model{}}
+	return &shared{cfg: cfg, models: map[*config.Cluster]*model.Model{}, written: map[string]bool{}}
 }
 
 // Model is model.Of(cfg, cl), cached.
@@ -63,13 +66,30 @@ func (s *shared) Typed(c *clusterv3.Cluster) []proto.Message {
 }
 
 // providesLB reports whether the cluster's type brings its own load
-// balancer (cluster_factory: ORIGINAL_DST and custom cluster types such as
-// envoy.clusters.aggregate).
-func providesLB(c *clusterv3.Cluster) bool {
-	if c.GetClusterType() != nil {
-		return true
+// balancer, and whether lbctl knows the type at all. The cluster factory
+// (ClusterFactoryImplBase::create) returns a thread-aware LB for
+// ORIGINAL_DST and the aggregate, dynamic forward proxy and redis cluster
+// extensions; static, strict/logical DNS, EDS and envoy.cluster.dns return
+// none. cluster_manager_impl.cc compares that with CLUSTER_PROVIDED.
+func providesLB(c *clusterv3.Cluster) (provides, known bool) {
+	if c.GetClusterType() == nil {
+		return c.GetType() == clusterv3.Cluster_ORIGINAL_DST, true
 	}
-	return c.GetType() == clusterv3.Cluster_ORIGINAL_DST
+	provides, known = clusterTypeLB[c.GetClusterType().GetName()]
+	return provides, known
+}
+
+// clusterTypeLB: cluster_type names by whether their factory provides an LB.
+var clusterTypeLB = map[string]bool{
+	"envoy.clusters.aggregate":             true,
+	"envoy.clusters.dynamic_forward_proxy": true,
+	"envoy.clusters.redis":                 true,
+	"envoy.cluster.original_dst":           true,
+	"envoy.cluster.static":                 false,
+	"envoy.cluster.strict_dns":             false,
+	"envoy.cluster.logical_dns":            false,
+	"envoy.cluster.eds":                    false,
+	"envoy.cluster.dns":                    false,
 }
 
 // usesClusterProvided reports whether the cluster asks for a
