@@ -1,0 +1,73 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/lbctl/lbctl/"
+
+// shared are the analyze packages every report may import; every other
+// package under analyze/ is a report (ARCHITECTURE.md).
+var shared = map[string]bool{"analyze/config": true, "analyze/model": true, "analyze/placement": true, "analyze/traffic": true}
+
+// imports lists the project packages that dir's non-test files import.
+func imports(t *testing.T, dir string) []string {
+	t.Helper()
+	pkgs, err := parser.ParseDir(token.NewFileSet(), dir, func(fi os.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, p := range pkgs {
+		for _, f := range p.Files {
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if strings.HasPrefix(path, module) {
+					out = append(out, strings.TrimPrefix(path, module))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestImportDirection keeps the data flowing one way: files → analyze/config
+// → shared derived values → one report per package → commands; lbmodel is
+// pure and lint never depends on a report.
+func TestImportDirection(t *testing.T) {
+	dirs, _ := filepath.Glob("analyze/*")
+	dirs = append(dirs, "lbmodel", "lint")
+	for _, dir := range dirs {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		for _, imp := range imports(t, dir) {
+			bad := ""
+			switch {
+			case dir == "lbmodel":
+				bad = "lbmodel imports nothing of ours"
+			case imp == "commands":
+				bad = "only main imports commands"
+			case dir == "analyze/config" && imp != "lbmodel":
+				bad = "the loader imports only lbmodel"
+			case dir == "analyze/traffic":
+				bad = "traffic is plain report types"
+			case strings.HasPrefix(imp, "analyze/") && !shared[imp] && imp != dir:
+				bad = "reports are imported only by commands"
+			case shared[dir] && imp == "lint":
+				bad = "shared analyze packages do not import lint"
+			}
+			if bad != "" {
+				t.Errorf("%s imports %s: %s", dir, imp, bad)
+			}
+		}
+	}
+}
