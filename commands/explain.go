@@ -38,7 +38,7 @@ Examples:
 			&cli.StringSliceFlag{Name: "set-health", Usage: "what-if: CLUSTER[/PRIORITY]=PERCENT or =HEALTHY/TOTAL makes that share of hosts healthy (repeatable)"},
 			&cli.BoolFlag{Name: "all", Usage: "list every host (text output shows the top 10 by default)"},
 			kindFlag(),
-		}, grpcFlags()...),
+		}, append(grpcFlags(), liveFlags()...)...),
 		ShellComplete: completeClusters,
 		Action:        runExplain,
 	}
@@ -51,14 +51,14 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	var cfg *config.Config
-	if len(files) == 0 && !stdinHasData(cmd) {
+	if len(files) == 0 && !stdinHasData(cmd) && cmd.String("admin") == "" {
 		fmt.Fprintln(cmd.Root().ErrWriter, "lbctl: no FILE given: explaining the built-in example ("+fixtures.ExampleName+"); run `lbctl explain FILE` for your own config")
 		cfg, err = config.LoadBytes(fixtures.ExampleName, fixtures.Example, "")
 		if err != nil {
 			return inputError(err)
 		}
 	} else {
-		if len(files) == 0 {
+		if len(files) == 0 && cmd.String("admin") == "" {
 			files = []string{"-"}
 		}
 		if cfg, err = loadInputs(cmd, files); err != nil {

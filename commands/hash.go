@@ -31,7 +31,7 @@ Examples:
   lbctl hash fixtures/hash/routes.yaml --cluster sessions --route by-user --header x-user=alice
   lbctl hash fixtures/hash/maglev-basic.yaml --cluster maglev --dump
   lbctl hash fixtures/hash/ring-16.yaml --cluster ring16 --remove 10.0.0.3:80`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "the RING_HASH or MAGLEV cluster (required)"},
 			&cli.StringSliceFlag{Name: "key", Usage: "look up xxHash64(STRING) (repeatable)"},
 			&cli.StringSliceFlag{Name: "hash", Usage: "look up a raw unsigned 64-bit hash (repeatable)"},
@@ -45,7 +45,7 @@ Examples:
 			&cli.StringSliceFlag{Name: "remove", Usage: "what moves when host ADDRESS is removed, ring hash vs Maglev (repeatable)"},
 			&cli.BoolFlag{Name: "all", Usage: "list every host (text output shows the top 10 by default)"},
 			kindFlag(),
-		},
+		}, liveFlags()...),
 		ShellComplete: completeClusters,
 		Action:        runHash,
 	}

@@ -18,7 +18,11 @@ func loadInputs(cmd *cli.Command, files []string) (*config.Config, error) {
 	for i, f := range files {
 		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader}
 	}
-	cfg, err := config.Load(inputs, cmd.String("kind"))
+	live, err := liveInputs(cmd)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(append(inputs, live...), cmd.String("kind"))
 	if err != nil {
 		return cfg, inputError(err)
 	}
@@ -30,7 +34,7 @@ func loadInputs(cmd *cli.Command, files []string) (*config.Config, error) {
 // load warnings, and find the --cluster.
 func loadCluster(cmd *cli.Command, name string) (*config.Config, *config.Cluster, error) {
 	files := cmd.Args().Slice()
-	if len(files) == 0 {
+	if len(files) == 0 && cmd.String("admin") == "" {
 		files = []string{"-"}
 	}
 	cfg, err := loadInputs(cmd, files)

@@ -34,7 +34,7 @@ Examples:
   lbctl lint fixtures/locality/
   lbctl lint fixtures/lint/LB1203-bad.yaml --format sarif > lbctl.sarif
   lbctl lint fixtures/aggregate.yaml --fail-on none --disable panic-with-priorities`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text, json, sarif or github",
 				Validator: oneOf("format", lintFormats...)},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at or above: error, warning, info or none",
@@ -43,7 +43,7 @@ Examples:
 			&cli.StringFlag{Name: "target", Value: "envoy", Usage: "data plane to judge for: envoy, grpc or both",
 				Validator: oneOf("target", "envoy", "grpc", "both")},
 			kindFlag(),
-		},
+		}, liveFlags()...),
 		Action: runLint,
 	}
 }
@@ -54,7 +54,11 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	files := cmd.Args().Slice()
-	if len(files) == 0 {
+	live, err := liveInputs(cmd)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 && live == nil {
 		if !stdinHasData(cmd) {
 			return usageErrorf("lint needs a FILE or directory (or - for standard input)")
 		}
@@ -64,7 +68,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	for i, f := range files {
 		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader}
 	}
-	cfg, _ := config.Load(inputs, cmd.String("kind"))
+	cfg, _ := config.Load(append(inputs, live...), cmd.String("kind"))
 	findings := lint.Run(cfg, opts)
 	if err := writeFindings(cmd.Root().Writer, cmd.String("format"), findings, cfg.Sources); err != nil {
 		return inputError(err)

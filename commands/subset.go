@@ -32,12 +32,12 @@ cluster reaching the cluster merged over the route's criteria); with --route,
 Examples:
   lbctl subset fixtures/subset/seed-cluster.yaml --cluster cluster-name --match stage=canary
   lbctl subset fixtures/subset --cluster cluster-name --route canary-split -o json`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "the cluster (required)"},
 			&cli.StringSliceFlag{Name: "match", Aliases: []string{"m"}, Usage: "KEY=VALUE criterion, VALUE a YAML scalar (repeatable)"},
 			&cli.StringFlag{Name: "route", Usage: "evaluate this route's metadata_match (route name in a RouteConfiguration)"},
 			kindFlag(),
-		},
+		}, liveFlags()...),
 		// A --match value may hold commas (a flow list or struct): never
 		// split it.
 		DisableSliceFlagSeparator: true,

@@ -85,6 +85,9 @@ type Input struct {
 	Path string
 	// Stdin is read when Path is "-".
 	Stdin io.Reader
+	// Data, when not nil, is read in place of a file; Path names it
+	// (e.g. an answer fetched from an admin endpoint).
+	Data []byte
 }
 
 // Load reads inputs as one configuration. kind forces the document kind
@@ -132,6 +135,10 @@ type pendingCluster struct {
 func (l *loader) problem(p Problem) { l.cfg.Problems = append(l.cfg.Problems, p) }
 
 func (l *loader) input(in Input) {
+	if in.Data != nil {
+		l.data(in.Path, in.Data)
+		return
+	}
 	if in.Path == "-" {
 		r := in.Stdin
 		if r == nil {

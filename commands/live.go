@@ -1,0 +1,33 @@
+package commands
+
+import (
+	"time"
+
+	"github.com/lbctl/lbctl/analyze/config"
+
+	"github.com/urfave/cli/v3"
+)
+
+// liveFlags read a running Envoy instead of (or beside) files; nothing is
+// fetched unless --admin is given (contract: Live inputs).
+func liveFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "admin", Usage: "read /config_dump?include_eds and /clusters?format=json from this Envoy admin URL (e.g. http://127.0.0.1:9901)"},
+		&cli.BoolFlag{Name: "allow-remote", Usage: "allow --admin hosts other than loopback (127.0.0.0/8, ::1, localhost)"},
+		&cli.DurationFlag{Name: "timeout", Value: 5 * time.Second, Usage: "bound each --admin request, body included"},
+	}
+}
+
+// liveInputs fetches --admin's answers as inputs (none without --admin);
+// a failed fetch is an input error (exit 3).
+func liveInputs(cmd *cli.Command) ([]config.Input, error) {
+	base := cmd.String("admin")
+	if base == "" {
+		return nil, nil
+	}
+	ins, err := config.FetchAdmin(base, config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout")})
+	if err != nil {
+		return nil, inputError(err)
+	}
+	return ins, nil
+}
