@@ -38,7 +38,7 @@ Examples:
 			&cli.StringSliceFlag{Name: "set-health", Usage: "what-if: CLUSTER[/PRIORITY]=PERCENT or =HEALTHY/TOTAL makes that share of hosts healthy (repeatable)"},
 			&cli.BoolFlag{Name: "all", Usage: "list every host (text output shows the top 10 by default)"},
 			kindFlag(),
-		}, append(grpcFlags(), liveFlags()...)...),
+		}, append(grpcFlags(), append(liveFlags(), observeFlag())...)...),
 		ShellComplete: completeClusters,
 		Action:        runExplain,
 	}
@@ -49,6 +49,9 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 	opt, err := explainOptions(cmd)
 	if err != nil {
 		return err
+	}
+	if cmd.Duration("observe") > 0 && (cmd.String("admin") == "" || cmd.String("semantics") != "envoy") {
+		return usageErrorf("--observe needs --admin URL (it reads the running Envoy's counters) and Envoy semantics")
 	}
 	var cfg *config.Config
 	if len(files) == 0 && !stdinHasData(cmd) && cmd.String("admin") == "" {
@@ -81,6 +84,9 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 	report, err := explain.Build(cfg, clusters, opt)
 	if err != nil {
 		return inputError(err)
+	}
+	if w := cmd.Duration("observe"); w > 0 {
+		return runObserve(cmd, cfg, report, w)
 	}
 	return writeOutput(cmd, report, func(t *Term) { renderExplain(t, report, cmd.Bool("all")) })
 }

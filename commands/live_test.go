@@ -3,6 +3,7 @@ package commands
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -130,5 +131,84 @@ func TestAdminLargeDump(t *testing.T) {
 	out, errs, code := run(t, "", "explain", "--admin", srv.URL, "--cluster", "c9999", "-o", "json")
 	if code != 0 || !strings.Contains(out, `"name": "c9999"`) {
 		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+// countersServer answers /clusters with rq_total counters that advance by
+// a known amount between reads: reads[i] holds the i-th read's counters
+// for 10.0.0.1-4 (10.0.0.2 failed its outlier check).
+func countersServer(t *testing.T, dump []byte, reads [][4]uint64) *httptest.Server {
+	t.Helper()
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/config_dump" {
+			w.Write(dump)
+			return
+		}
+		c := reads[min(int(n.Add(1))-1, len(reads)-1)]
+		var hosts []string
+		for i, v := range c {
+			extra := ""
+			if i == 1 {
+				extra = `, "failed_outlier_check": true`
+			}
+			hosts = append(hosts, fmt.Sprintf(`{"address": {"socket_address": {"address": "10.0.0.%d", "port_value": 8080}}, `+
+				`"stats": [{"name": "rq_total", "value": "%d"}], "health_status": {"eds_health_status": "HEALTHY"%s}}`, i+1, v, extra))
+		}
+		fmt.Fprintf(w, `{"cluster_statuses": [{"name": "backend", "host_statuses": [%s]}]}`, strings.Join(hosts, ","))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestObserve(t *testing.T) {
+	dump, _ := liveFixtures(t)
+	type host struct {
+		Address   string
+		Predicted *float64
+		Requests  uint64
+		Observed  float64
+		Verdict   string
+	}
+	for _, tc := range []struct {
+		name     string
+		reads    [][4]uint64
+		requests uint64
+		verdicts [4]string
+	}{
+		// 890 requests split 300/0/300/290 against predicted 1/3, 0, 1/3, 1/3.
+		{"even", [][4]uint64{{100, 50, 100, 100}, {400, 50, 400, 390}}, 890, [4]string{"consistent", "consistent", "consistent", "consistent"}},
+		// 800 requests split 600/0/100/100: |z| is far above 3 for every healthy host.
+		{"skewed", [][4]uint64{{0, 0, 0, 0}, {600, 0, 100, 100}}, 800, [4]string{"differs", "consistent", "differs", "differs"}},
+		{"idle", [][4]uint64{{5, 5, 5, 5}, {5, 5, 5, 5}}, 0, [4]string{"no requests", "no requests", "no requests", "no requests"}},
+	} {
+		srv := countersServer(t, dump, tc.reads)
+		out, errs, code := run(t, "", "explain", "--admin", srv.URL, "--observe", "10ms", "-o", "json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errs)
+		}
+		var r struct {
+			Clusters []struct {
+				Requests uint64
+				Hosts    []host
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		c := r.Clusters[0]
+		if c.Requests != tc.requests {
+			t.Errorf("%s: %d requests, want %d", tc.name, c.Requests, tc.requests)
+		}
+		for _, h := range c.Hosts {
+			i := int(h.Address[7] - '1')
+			want := float64(tc.reads[1][i]-tc.reads[0][i]) / float64(max(tc.requests, 1))
+			if h.Verdict != tc.verdicts[i] || math.Abs(h.Observed-want) > 1e-12 {
+				t.Errorf("%s: %s observed %v (%s), want %v (%s)", tc.name, h.Address, h.Observed, h.Verdict, want, tc.verdicts[i])
+			}
+		}
+	}
+	if _, errs, code := run(t, "", "explain", "../fixtures/aggregate.yaml", "--observe", "1s"); code != ExitUsage || !strings.Contains(errs, "--observe needs --admin") {
+		t.Errorf("--observe without --admin: exit %d, %q", code, errs)
 	}
 }

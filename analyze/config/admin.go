@@ -35,12 +35,25 @@ var AdminPaths = []string{"/config_dump?include_eds", "/clusters?format=json"}
 // in-memory inputs named by host, port and path. The error names the URL
 // and the reason: refused, time-out, status, size or a non-loopback host.
 func FetchAdmin(base string, opt FetchOptions) ([]Input, error) {
+	var out []Input
+	for _, p := range AdminPaths {
+		in, err := FetchAdminPath(base, p, opt)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}
+
+// FetchAdminPath reads one admin path (with its query) from base.
+func FetchAdminPath(base, p string, opt FetchOptions) (Input, error) {
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("--admin %q: expected an http:// or https:// URL such as http://127.0.0.1:9901", base)
+		return Input{}, fmt.Errorf("--admin %q: expected an http:// or https:// URL such as http://127.0.0.1:9901", base)
 	}
 	if err := hostAllowed(u, opt.AllowRemote); err != nil {
-		return nil, err
+		return Input{}, err
 	}
 	timeout, max := opt.Timeout, opt.MaxBytes
 	if timeout <= 0 {
@@ -58,20 +71,16 @@ func FetchAdmin(base string, opt FetchOptions) ([]Input, error) {
 			return hostAllowed(req.URL, opt.AllowRemote)
 		},
 	}
-	var out []Input
-	for _, p := range AdminPaths {
-		target := *u
-		target.User = nil // never echo credentials
-		path, query, _ := strings.Cut(p, "?")
-		target.Path = strings.TrimSuffix(u.Path, "/") + path
-		target.RawQuery = query
-		data, err := fetch(client, &target, max)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, Input{Path: target.Host + target.Path + "?" + query, Data: data})
+	target := *u
+	target.User = nil // never echo credentials
+	path, query, _ := strings.Cut(p, "?")
+	target.Path = strings.TrimSuffix(u.Path, "/") + path
+	target.RawQuery = query
+	data, err := fetch(client, &target, max)
+	if err != nil {
+		return Input{}, err
 	}
-	return out, nil
+	return Input{Path: target.Host + target.Path + "?" + query, Data: data}, nil
 }
 
 // fetch GETs u, refusing answers over max bytes or with a status other

@@ -12,6 +12,9 @@ type LiveHost struct {
 	Status   lbmodel.HealthStatus
 	Priority int
 	Weight   uint32
+	// Requests is the host's rq_total counter: requests sent to it since
+	// it was added (what --observe compares between two reads).
+	Requests uint64
 }
 
 // liveStatus maps a host's admin health flags to the EDS status with the
@@ -45,7 +48,18 @@ func (l *loader) addLiveHealth(cs *adminv3.Clusters) {
 				Status:   liveStatus(h.GetHealthStatus()),
 				Priority: int(h.GetPriority()),
 				Weight:   h.GetWeight(),
+				Requests: counter(h.GetStats(), "rq_total"),
 			}
 		}
 	}
+}
+
+// counter is the value of the named stat, 0 when absent.
+func counter(stats []*adminv3.SimpleMetric, name string) uint64 {
+	for _, m := range stats {
+		if m.GetName() == name {
+			return m.GetValue()
+		}
+	}
+	return 0
 }

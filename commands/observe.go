@@ -1,0 +1,60 @@
+package commands
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/observe"
+	"github.com/lbctl/lbctl/analyze/traffic"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/urfave/cli/v3"
+)
+
+// observeFlag compares predicted with observed shares (explain --admin).
+func observeFlag() cli.Flag {
+	return &cli.DurationFlag{Name: "observe", Usage: "with --admin: read /clusters again after DURATION and show each host's observed share of requests beside the predicted one"}
+}
+
+// runObserve reads /clusters a second time, window after the first read
+// (held in cfg.LiveHealth), and compares the counters with report.
+func runObserve(cmd *cli.Command, cfg *config.Config, report *traffic.Report, window time.Duration) error {
+	time.Sleep(window)
+	in, err := config.FetchAdminPath(cmd.String("admin"), "/clusters?format=json",
+		config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout")})
+	if err != nil {
+		return inputError(err)
+	}
+	after, err := config.LoadBytes(in.Path, in.Data, config.KindAdmin)
+	if err != nil {
+		return inputError(err)
+	}
+	r := observe.Build(report, cfg.LiveHealth, after.LiveHealth, window)
+	return writeOutput(cmd, r, func(t *Term) { renderObserve(t, r) })
+}
+
+func renderObserve(t *Term, r *observe.Report) {
+	for i, c := range r.Clusters {
+		if i > 0 {
+			fmt.Fprintln(t.Out)
+		}
+		title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(c.Name)
+		fmt.Fprint(t.Out, headline(t, title, []string{c.Policy, strconv.FormatUint(c.Requests, 10) + " requests in " + r.Window})+"\n\n")
+		rows := make([][]string, 0, len(c.Hosts))
+		for _, h := range c.Hosts {
+			pred, z := "-", "-"
+			if h.Predicted != nil {
+				pred = fpct(*h.Predicted)
+			}
+			if h.Z != nil {
+				z = strconv.FormatFloat(*h.Z, 'f', 1, 64)
+			}
+			rows = append(rows, []string{h.Address, pred, fpct(h.Observed), strconv.FormatUint(h.Requests, 10), z, h.Verdict})
+		}
+		fmt.Fprintln(t.Out, t.newTable([]string{"HOST", "PREDICTED", "OBSERVED", "REQUESTS", "Z", "VERDICT"}, rows, 1, 2, 3, 4))
+		renderNotes(t, c.Notes)
+	}
+	renderNotes(t, r.Notes)
+}
