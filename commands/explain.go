@@ -54,14 +54,14 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 		return usageErrorf("--observe needs --admin URL (it reads the running Envoy's counters) and Envoy semantics")
 	}
 	var cfg *config.Config
-	if len(files) == 0 && !stdinHasData(cmd) && cmd.String("admin") == "" {
+	if len(files) == 0 && !stdinHasData(cmd) && !live(cmd) {
 		fmt.Fprintln(cmd.Root().ErrWriter, "lbctl: no FILE given: explaining the built-in example ("+fixtures.ExampleName+"); run `lbctl explain FILE` for your own config")
 		cfg, err = config.LoadBytes(fixtures.ExampleName, fixtures.Example, "")
 		if err != nil {
 			return inputError(err)
 		}
 	} else {
-		if len(files) == 0 && cmd.String("admin") == "" {
+		if len(files) == 0 && !live(cmd) {
 			files = []string{"-"}
 		}
 		if cfg, err = loadInputs(cmd, files); err != nil {
@@ -78,7 +78,11 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 			return usageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, knownClusters(cfg))
 		}
 	}
-	if s := cmd.String("semantics"); s != "envoy" {
+	s := cmd.String("semantics")
+	if cmd.String("csds") != "" && !cmd.IsSet("semantics") {
+		s = "grpc" // a CSDS answer is a gRPC client's view
+	}
+	if s != "envoy" {
 		return runExplainGRPC(cmd, cfg, clusters, opt, s)
 	}
 	report, err := explain.Build(cfg, clusters, opt)

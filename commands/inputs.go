@@ -34,7 +34,7 @@ func loadInputs(cmd *cli.Command, files []string) (*config.Config, error) {
 // load warnings, and find the --cluster.
 func loadCluster(cmd *cli.Command, name string) (*config.Config, *config.Cluster, error) {
 	files := cmd.Args().Slice()
-	if len(files) == 0 && cmd.String("admin") == "" {
+	if len(files) == 0 && !live(cmd) {
 		files = []string{"-"}
 	}
 	cfg, err := loadInputs(cmd, files)

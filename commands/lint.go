@@ -103,6 +103,9 @@ func lintOptions(cmd *cli.Command) (lint.Options, lint.Severity, error) {
 		return opts, 0, usageErrorf("%v", err)
 	}
 	failOn, target := cmd.String("fail-on"), cmd.String("target")
+	if cmd.String("csds") != "" && !cmd.IsSet("target") {
+		target = "grpc" // a CSDS answer is a proxyless gRPC client's state
+	}
 	if fc != nil {
 		opts.Disable = append(opts.Disable, fc.Disable...)
 		if fc.FailOn != "" && !cmd.IsSet("fail-on") {

@@ -14,6 +14,7 @@ func liveFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "admin", Usage: "read /config_dump?include_eds and /clusters?format=json from this Envoy admin URL (e.g. http://127.0.0.1:9901)"},
 		&cli.BoolFlag{Name: "allow-remote", Usage: "allow --admin hosts other than loopback (127.0.0.0/8, ::1, localhost)"},
+		&cli.StringFlag{Name: "csds", Usage: "read a proxyless gRPC client's xDS state from its CSDS admin service at HOST:PORT (explained under gRPC semantics)"},
 		&cli.DurationFlag{Name: "timeout", Value: 5 * time.Second, Usage: "bound each --admin request, body included"},
 	}
 }
@@ -21,13 +22,24 @@ func liveFlags() []cli.Flag {
 // liveInputs fetches --admin's answers as inputs (none without --admin);
 // a failed fetch is an input error (exit 3).
 func liveInputs(cmd *cli.Command) ([]config.Input, error) {
-	base := cmd.String("admin")
-	if base == "" {
-		return nil, nil
+	opt := config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout")}
+	var ins []config.Input
+	if base := cmd.String("admin"); base != "" {
+		admin, err := config.FetchAdmin(base, opt)
+		if err != nil {
+			return nil, inputError(err)
+		}
+		ins = append(ins, admin...)
 	}
-	ins, err := config.FetchAdmin(base, config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout")})
-	if err != nil {
-		return nil, inputError(err)
+	if addr := cmd.String("csds"); addr != "" {
+		in, err := config.FetchCSDS(addr, opt)
+		if err != nil {
+			return nil, inputError(err)
+		}
+		ins = append(ins, in)
 	}
 	return ins, nil
 }
+
+// live reports whether a live input flag is given (then no FILE is needed).
+func live(cmd *cli.Command) bool { return cmd.String("admin") != "" || cmd.String("csds") != "" }

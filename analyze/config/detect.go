@@ -24,6 +24,8 @@ func detectKind(n *yaml.Node) string {
 		return "typed"
 	case has("configs"):
 		return KindConfigDump
+	case isClientStatus(n):
+		return KindClientStatus
 	case has("cluster_statuses", "clusterStatuses"):
 		return KindAdmin
 	case has("resources"):

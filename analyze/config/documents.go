@@ -97,6 +97,8 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 		l.addLiveHealth(cs)
 	case KindDiscovery:
 		l.discovery(file, n)
+	case KindClientStatus:
+		l.clientStatus(file, n)
 	default:
 		l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind, Msg: "unknown kind " + kind})
 	}

@@ -33,7 +33,7 @@ const (
 )
 
 // Kinds lists the values --kind accepts.
-var Kinds = []string{KindCluster, KindClusters, KindBootstrap, KindEndpoints, KindRoutes, KindListener, KindConfigDump, KindAdmin, KindDiscovery}
+var Kinds = []string{KindCluster, KindClusters, KindBootstrap, KindEndpoints, KindRoutes, KindListener, KindConfigDump, KindAdmin, KindDiscovery, KindClientStatus}
 
 // Config is every input file read as one Envoy configuration.
 type Config struct {
