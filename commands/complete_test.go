@@ -53,7 +53,7 @@ func TestCompleteLine(t *testing.T) {
 		{name: "--output=", cur: "--output=y", words: []string{"explain"}, want: []string{"--output=yaml"}, directive: ":nofiles"},
 		{name: "--color values", cur: "", words: []string{"--color"}, want: []string{"auto", "always", "never"}, directive: ":nofiles"},
 		{name: "--semantics values", cur: "", words: []string{"explain", "--semantics"}, want: []string{"envoy", "grpc", "both"}, directive: ":nofiles"},
-		{name: "--kind values", cur: "c", words: []string{"explain", "--kind"}, want: []string{"cluster", "clusters", "config_dump", "clusters_admin"}, directive: ":nofiles"},
+		{name: "--kind values", cur: "c", words: []string{"explain", "--kind"}, want: []string{"cluster", "clusters", "config_dump", "clusters_admin", "client_status"}, directive: ":nofiles"},
 		{name: "shells", cur: "", words: []string{"completion"}, want: []string{"bash", "zsh", "fish", "powershell", "help"}, directive: ":nofiles"},
 		{name: "clusters from the file", cur: "", words: []string{"explain", edge, "--cluster"}, want: edgeClusters, directive: ":nofiles"},
 		{name: "clusters with -c and a prefix", cur: "backend-g", words: []string{"explain", edge, "-c"}, want: []string{"backend-green"}, directive: ":nofiles"},

@@ -37,6 +37,11 @@ func QuickClusterNames(paths []string) []string {
 				visit(inner, depth+1)
 				return
 			}
+			// So does a CSDS generic config {type_url, name, xds_config}.
+			if inner, _ := mapGet(n, "xds_config", "xdsConfig"); inner != nil && resolve(inner).Kind == yaml.MappingNode {
+				visit(inner, depth+1)
+				return
+			}
 			if detectKind(n) == KindCluster || isTypedCluster(n) {
 				if v, _ := mapGet(n, "name"); v != nil && v.Kind == yaml.ScalarNode && !seen[v.Value] {
 					seen[v.Value] = true
@@ -99,4 +104,8 @@ var clusterContainers = map[string]bool{
 	"resource": true, "configs": true, "static_clusters": true, "staticClusters": true,
 	"dynamic_active_clusters": true, "dynamicActiveClusters": true, "cluster": true,
 	"bootstrap": true,
+	// CSDS answers: config[].generic_xds_configs[].xds_config, and the
+	// per-xDS cluster_config dumps.
+	"config": true, "generic_xds_configs": true, "genericXdsConfigs": true, "xds_config": true,
+	"xdsConfig": true, "cluster_config": true, "clusterConfig": true,
 }
