@@ -53,7 +53,8 @@ func renderBudgets(t *Term, c traffic.ClusterReport) {
 	}
 }
 
-// budgetLine is "  P0 (5 healthy): 2 before spill · 5 before panic · never total panic".
+// budgetLine is "  P0 (5 healthy)  2 before spill · 5 before panic ·
+// never total panic", broken between facts to fit the terminal.
 func budgetLine(t *Term, level string, healthy int, b traffic.Budget, failover *int) string {
 	n := func(v *int, what string) string {
 		if v == nil {
@@ -69,5 +70,5 @@ func budgetLine(t *Term, level string, healthy int, b traffic.Budget, failover *
 	if healthy >= 0 {
 		head += fmt.Sprintf(" (%d healthy)", healthy)
 	}
-	return head + ": " + strings.Join(facts, t.sep())
+	return strings.Replace(headline(t, head+":", facts), "\n  ", "\n    ", -1)
 }
