@@ -149,7 +149,6 @@ func ParsePriority(s string) (int, error) {
 	return p, nil
 }
 
-
 func hasPriority(hosts []lbmodel.Host, p int) bool {
 	for _, h := range hosts {
 		if h.Priority == p {
