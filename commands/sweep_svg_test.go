@@ -99,3 +99,20 @@ func TestSweepSVGEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeChart: the README's chart is what the command it shows writes.
+func TestReadmeChart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "chart.svg")
+	if _, errs, code := run(t, "", "sweep", "../fixtures/sweep/priority-100.yaml", "--cluster", "backend",
+		"--set-health", "backend/1=40", "--svg", path); code != 0 {
+		t.Fatal(errs)
+	}
+	got, _ := os.ReadFile(path)
+	want, err := os.ReadFile("../docs/sweep-total-panic.svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Error("docs/sweep-total-panic.svg is stale: rerun the README's lbctl sweep ... --svg command")
+	}
+}
