@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/sweep"
 
 	"github.com/urfave/cli/v3"
+	"go.yaml.in/yaml/v3"
 )
 
 func sweepCommand() *cli.Command {
@@ -115,5 +117,34 @@ func runSweep(ctx context.Context, cmd *cli.Command) error {
 		}
 		return nil
 	}
+	if cmd.String("output") == "yaml" {
+		// lbmodel's sweep types spell the contract's names in JSON only.
+		n, err := yamlFromJSON(s)
+		if err != nil {
+			return inputError(err)
+		}
+		return writeYAML(cmd.Root().Writer, n)
+	}
 	return writeOutput(cmd, s, func(t *Term) { renderSweep(t, s) })
+}
+
+// yamlFromJSON is v's JSON form as a YAML node, keys in JSON order.
+func yamlFromJSON(v any) (*yaml.Node, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal(b, &n); err != nil {
+		return nil, err
+	}
+	var plain func(*yaml.Node)
+	plain = func(n *yaml.Node) {
+		n.Style = 0
+		for _, c := range n.Content {
+			plain(c)
+		}
+	}
+	plain(&n)
+	return &n, nil
 }

@@ -289,3 +289,16 @@ func TestSweepTextChart(t *testing.T) {
 		t.Errorf("pipe output has block characters or escapes:\n%s", out)
 	}
 }
+
+// TestSweepYAML: -o yaml uses the contract's names, as -o json does.
+func TestSweepYAML(t *testing.T) {
+	out, errs, code := run(t, "", "sweep", "../fixtures/priority-two-levels.yaml", "--cluster", "backend", "--step", "100", "-o", "yaml")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	for _, want := range []string{"cluster: backend\n", "  - healthy: 10\n    total: 10\n    health: 100\n", "healthy_load: 100", "total_panic: false"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("yaml lacks %q:\n%s", want, out)
+		}
+	}
+}
