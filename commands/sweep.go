@@ -34,7 +34,7 @@ Examples:
   lbctl sweep fixtures/priority-two-levels.yaml --cluster backend --step 10 -o csv
   lbctl sweep fixtures/priority-two-levels.yaml --cluster backend --grid 0,1 --step 25
   lbctl sweep fixtures/aggregate.yaml --cluster aggregate_cluster --child primary --priority 0
-  lbctl sweep fixtures/priority-two-levels.yaml --cluster backend --svg sweep.svg`,
+  lbctl sweep fixtures/sweep/priority-100.yaml --cluster backend --set-health backend/1=40 --svg docs/sweep-total-panic.svg`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "the cluster (required)"},
 			&cli.StringFlag{Name: "priority", Aliases: []string{"p"}, Usage: "the priority to vary (default: P0; of an aggregate's child: all its hosts)"},
