@@ -37,6 +37,7 @@ Examples:
 			&cli.StringSliceFlag{Name: "active-requests", Usage: "ADDRESS=N active requests on a host, for least request (repeatable)"},
 			&cli.StringSliceFlag{Name: "set-health", Usage: "what-if: CLUSTER[/PRIORITY]=PERCENT or =HEALTHY/TOTAL makes that share of hosts healthy (repeatable)"},
 			&cli.BoolFlag{Name: "all", Usage: "list every host (text output shows the top 10 by default)"},
+			budgetOrderFlag(),
 			kindFlag(),
 		}, append(grpcFlags(), append(liveFlags(), observeFlag())...)...),
 		ShellComplete: completeClusters,
@@ -96,7 +97,7 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 }
 
 func explainOptions(cmd *cli.Command) (model.Options, error) {
-	opt := model.Options{LocalCluster: cmd.String("local-cluster")}
+	opt := model.Options{LocalCluster: cmd.String("local-cluster"), BudgetOrder: budgetOrder(cmd)}
 	if z := cmd.String("zone"); z != "" {
 		parts := strings.Split(z, "/")
 		if len(parts) < 2 || len(parts) > 3 {

@@ -18,6 +18,8 @@ func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
 		return writeJSON(t.Out, v)
 	case "yaml":
 		return writeYAML(t.Out, v)
+	case "csv":
+		return usageErrorf("-o csv: only lbctl sweep writes CSV")
 	}
 	if !t.Unicode() {
 		// Notes and decision paths are prose with a few typographic

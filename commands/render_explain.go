@@ -113,6 +113,7 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 		}
 		fmt.Fprintln(t.Out)
 	}
+	renderBudgets(t, c)
 	renderHosts(t, c.Hosts, all)
 	if len(c.Notes) > 0 {
 		fmt.Fprintln(t.Out)

@@ -21,6 +21,9 @@ func Build(c *config.Config, clusters []*config.Cluster, opt model.Options) (*tr
 	r := &traffic.Report{Clusters: []traffic.ClusterReport{}}
 	for _, cl := range clusters {
 		cr, err := explainCluster(c, cl, opt)
+		if err == nil {
+			err = addBudgets(c, cl, opt, &cr)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: cluster %q: %w", c.Sources.Pos(cl.Proto), cl.Name(), err)
 		}

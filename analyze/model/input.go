@@ -200,6 +200,8 @@ type Options struct {
 	ActiveRequests map[string]uint64
 	// SetHealth rewrites host health before computing.
 	SetHealth []HealthOverride
+	// BudgetOrder is the order in which failure budgets fail hosts.
+	BudgetOrder lbmodel.FailOrder
 }
 
 // model returns cl's model with --set-health applied.

@@ -42,6 +42,23 @@ type PriorityReport struct {
 	HealthyLoad          int              `json:"healthy_load" yaml:"healthy_load"`
 	DegradedLoad         int              `json:"degraded_load" yaml:"degraded_load"`
 	Localities           []LocalityReport `json:"localities,omitempty" yaml:"localities,omitempty"`
+	// Budget is the level's failure budget (explain with Envoy semantics).
+	Budget *Budget `json:"budget,omitempty" yaml:"budget,omitempty"`
+}
+
+// Budget is how many of a level's healthy hosts can fail before a state
+// changes (lbmodel.Budget); nil: never.
+type Budget struct {
+	BeforeSpill      *int `json:"before_spill" yaml:"before_spill"`
+	BeforePanic      *int `json:"before_panic" yaml:"before_panic"`
+	BeforeTotalPanic *int `json:"before_total_panic" yaml:"before_total_panic"`
+}
+
+// AggregateBudget is an aggregate level's budget; BeforeFailover: before
+// traffic moves from the level's child cluster to another child.
+type AggregateBudget struct {
+	Budget         `yaml:",inline"`
+	BeforeFailover *int `json:"before_failover" yaml:"before_failover"`
 }
 
 // LocalityReport is one locality of a priority.
@@ -92,6 +109,8 @@ type AggregateLevel struct {
 	// ChildPanic is the child cluster's own panic flag for this priority,
 	// which decides whether the child uses all hosts of the level.
 	ChildPanic bool `json:"child_panic" yaml:"child_panic"`
+	// Budget is the level's failure budget, with BeforeFailover.
+	Budget *AggregateBudget `json:"budget,omitempty" yaml:"budget,omitempty"`
 }
 
 // AggregateClusterLd is a child cluster's share of the aggregate's traffic.

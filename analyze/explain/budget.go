@@ -1,0 +1,64 @@
+package explain
+
+import (
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/lbmodel"
+)
+
+// addBudgets fills the failure budget of each priority (of an aggregate,
+// each linearized level) of cr, cluster cl's report, from the same inputs
+// explain computed it from (--set-health applied). The levels are
+// recomputed by lbmodel with one more host failed at a time, so the
+// budgets carry Envoy's integer rounding.
+func addBudgets(c *config.Config, cl *config.Cluster, opt model.Options, cr *traffic.ClusterReport) error {
+	m, _, err := model.With(c, cl, opt)
+	if err != nil {
+		return err
+	}
+	if m.IsAggregate {
+		if cr.Aggregate == nil {
+			return nil
+		}
+		children, err := model.AggregateInputs(c, m, opt)
+		if err != nil {
+			return err
+		}
+		bs := lbmodel.AggregateBudgets(children, m.PanicThreshold, opt.BudgetOrder)
+		cr.Notes = append(cr.Notes, orderNote(opt.BudgetOrder))
+		for i := range cr.Aggregate.Levels {
+			if i < len(bs) {
+				cr.Aggregate.Levels[i].Budget = &traffic.AggregateBudget{Budget: budgetReport(bs[i].Budget), BeforeFailover: bs[i].BeforeFailover}
+			}
+		}
+		return nil
+	}
+	in, err := model.ClusterInputOf(c, cl, opt)
+	if err != nil {
+		return err
+	}
+	bs := lbmodel.ClusterBudgets(in, opt.BudgetOrder)
+	if len(bs) > 0 {
+		cr.Notes = append(cr.Notes, orderNote(opt.BudgetOrder))
+	}
+	for i := range cr.Priorities {
+		if p := cr.Priorities[i].Priority; p < len(bs) {
+			b := budgetReport(bs[p])
+			cr.Priorities[i].Budget = &b
+		}
+	}
+	return nil
+}
+
+// orderNote says in which order the budgets fail hosts.
+func orderNote(o lbmodel.FailOrder) string {
+	if o == lbmodel.FailHeaviestFirst {
+		return "failure budgets fail each level's healthy hosts heaviest first (--budget-order weight; equal weights: the last in file order first)"
+	}
+	return "failure budgets fail each level's healthy hosts the last in file order first, as --set-health removes them; check one with --set-health CLUSTER/PRIORITY=HEALTHY/TOTAL"
+}
+
+func budgetReport(b lbmodel.Budget) traffic.Budget {
+	return traffic.Budget{BeforeSpill: b.BeforeSpill, BeforePanic: b.BeforePanic, BeforeTotalPanic: b.BeforeTotalPanic}
+}

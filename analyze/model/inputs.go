@@ -1,0 +1,44 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/lbmodel"
+)
+
+// ClusterInputOf is cl's lbmodel input with opt's what-ifs applied: what
+// explain computes a plain cluster from.
+func ClusterInputOf(c *config.Config, cl *config.Cluster, opt Options) (lbmodel.ClusterInput, error) {
+	m, _, err := With(c, cl, opt)
+	if err != nil {
+		return lbmodel.ClusterInput{}, err
+	}
+	in, _, err := Input(c, cl, m, Settings(c, cl), opt)
+	return in, err
+}
+
+// AggregateInputs is the input of each of aggregate cluster m's children,
+// in order, as explain builds them: a missing child and a nested aggregate
+// carry only their kind.
+func AggregateInputs(c *config.Config, m *Model, opt Options) ([]lbmodel.AggregateChildInput, error) {
+	children := make([]lbmodel.AggregateChildInput, len(m.Aggregate))
+	for i, name := range m.Aggregate {
+		children[i] = lbmodel.AggregateChildInput{Name: name}
+		ccl := c.Cluster(name)
+		switch {
+		case ccl == nil:
+			children[i].Kind = lbmodel.ChildMissing
+			continue
+		case Of(c, ccl).IsAggregate:
+			children[i].Kind = lbmodel.ChildAggregate
+			continue
+		}
+		in, err := ClusterInputOf(c, ccl, opt)
+		if err != nil {
+			return nil, fmt.Errorf("child %q: %w", name, err)
+		}
+		children[i].Cluster = in
+	}
+	return children, nil
+}
