@@ -75,6 +75,9 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 			return usageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, knownClusters(cfg))
 		}
 	}
+	if err := checkWhatIf(cfg, opt); err != nil {
+		return err
+	}
 	if s := cmd.String("semantics"); s != "envoy" {
 		return runExplainGRPC(cmd, cfg, clusters, opt, s)
 	}

@@ -1,0 +1,34 @@
+package commands
+
+import (
+	"testing"
+)
+
+// Usage errors: exit 2, nothing on stdout, one line on stderr starting
+// "lbctl: " and naming the bad value (and the closest valid one).
+func TestUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explain", "../fixtures/aggregate.yaml", "--active-requests", "10.0.0.99:80=5"},
+			"lbctl: --active-requests 10.0.0.99:80=5: no host 10.0.0.99:80 in any cluster; the closest host is 10.0.0.9:8080\n"},
+		{[]string{"explain", "../fixtures/aggregate.yaml", "--local-cluster", "primery"},
+			"lbctl: --local-cluster \"primery\": no such cluster; the closest cluster is primary\n"},
+		// A value with a dot before ": " once passed for a file position
+		// and lost its prefix.
+		{[]string{"explain", "../fixtures/aggregate.yaml", "--zone", "a.b"},
+			"lbctl: --zone \"a.b\": expected REGION/ZONE or REGION/ZONE/SUB_ZONE\n"},
+		{[]string{"explain", "../fixtures/aggregate.yaml", "--active-requests", "10.0.0.1:8080=x"},
+			"lbctl: --active-requests \"10.0.0.1:8080=x\": expected ADDRESS=N, e.g. 10.0.0.1:80=5\n"},
+	} {
+		out, errs, code := run(t, "", c.args...)
+		if code != ExitUsage || out != "" || errs != c.want {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errs, c.want)
+		}
+	}
+	// A known address and cluster still work.
+	if _, errs, code := run(t, "", "explain", "../fixtures/aggregate.yaml", "--active-requests", "10.0.0.1:8080=3", "--local-cluster", "primary"); code != 0 {
+		t.Errorf("valid what-if: exit %d: %s", code, errs)
+	}
+}
