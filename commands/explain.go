@@ -66,6 +66,9 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 		}
 	}
 	printWarnings(cmd, cfg)
+	if err := nothingToExplain(cfg); err != nil {
+		return err
+	}
 	clusters, err := selectClusters(cfg, cmd.StringSlice("cluster"))
 	if err != nil {
 		return err

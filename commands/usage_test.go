@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"os"
 	"testing"
 )
 
@@ -30,5 +31,31 @@ func TestUsageErrors(t *testing.T) {
 	// A known address and cluster still work.
 	if _, errs, code := run(t, "", "explain", "../fixtures/aggregate.yaml", "--active-requests", "10.0.0.1:8080=3", "--local-cluster", "primary"); code != 0 {
 		t.Errorf("valid what-if: exit %d: %s", code, errs)
+	}
+}
+
+// Input without a cluster is not an empty answer with exit 0: it says
+// what was read and what to add, exit 3, nothing on stdout.
+func TestNothingToExplain(t *testing.T) {
+	admin, err := os.ReadFile("testdata/empty/admin.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"", []string{"explain", "testdata/empty/routes.yaml"},
+			"testdata/empty/routes.yaml: read 1 RouteConfiguration but no cluster, so there is nothing to explain; add the file that defines the clusters (a Cluster, a list of clusters, a Bootstrap, or an admin /config_dump)\n"},
+		{"", []string{"explain", "-o", "json", "testdata/empty/eds.yaml"},
+			"testdata/empty/eds.yaml: read 1 ClusterLoadAssignment (EDS, for web) but no cluster, so there is nothing to explain; EDS endpoints are joined to their cluster by cluster_name: add the file that defines web\n"},
+		{string(admin), []string{"explain"},
+			"<stdin>: read live host health of 1 cluster (admin /clusters, for web) but no cluster, so there is nothing to explain; /clusters?format=json carries host health only: add the admin /config_dump?include_eds of the same Envoy\n"},
+	} {
+		out, errs, code := run(t, c.stdin, c.args...)
+		if code != ExitInput || out != "" || errs != c.want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q, want %q", c.args, code, out, errs, c.want)
+		}
 	}
 }
