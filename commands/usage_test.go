@@ -2,6 +2,7 @@ package commands
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -57,5 +58,24 @@ func TestNothingToExplain(t *testing.T) {
 		if code != ExitInput || out != "" || errs != c.want {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q, want %q", c.args, code, out, errs, c.want)
 		}
+	}
+}
+
+// Load warnings of one kind are counted on one line; --verbose lists
+// them, --quiet drops them. stdout is the same in all three.
+func TestWarningsGrouped(t *testing.T) {
+	const f = "testdata/warnings/many.yaml"
+	legacy := f + `:52:3: warning: "hosts" is v2 syntax, removed in v3; read as load_assignment endpoints` + "\n"
+	out, errs, code := run(t, "", "explain", f)
+	if code != 0 || errs != "lbctl: warning: 6 resources of unmodelled extension types skipped (first at "+f+":5:26); --verbose to list\n"+legacy {
+		t.Errorf("default: exit %d, stderr:\n%s", code, errs)
+	}
+	vout, verrs, _ := run(t, "", "explain", f, "--verbose")
+	if n := strings.Count(verrs, "\n"); n != 7 || !strings.Contains(verrs, f+`:45:26: warning: unknown type "type.googleapis.com/acme.Ext5"`) || vout != out {
+		t.Errorf("--verbose: %d lines:\n%s", n, verrs)
+	}
+	qout, qerrs, _ := run(t, "", "-q", "explain", f)
+	if qerrs != "" || qout != out {
+		t.Errorf("--quiet: stderr %q", qerrs)
 	}
 }
