@@ -85,6 +85,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			sessionCommand(),
 		},
 	}
+	addAdoptionFlags(root)
 	setUsageErrors(root, "lbctl")
 	checkGlobalsEverywhere(root)
 	useHelpPrinter()

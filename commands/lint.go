@@ -64,7 +64,10 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader}
 	}
 	cfg, _ := config.Load(inputs, cmd.String("kind"))
-	findings := lint.Run(cfg, opts)
+	findings, err := adopt(cmd, lint.Run(cfg, opts))
+	if err != nil {
+		return err
+	}
 	if err := writeLint(cmd, findings, cfg.Sources); err != nil {
 		return inputError(err)
 	}
