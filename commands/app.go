@@ -124,6 +124,6 @@ func oneOf(flag string, values ...string) func(string) error {
 				return nil
 			}
 		}
-		return usageErrorf("--%s %q: expected one of %s", flag, v, strings.Join(values, ", "))
+		return usageErrorf("--%s %q: expected one of %s%s", flag, v, strings.Join(values, ", "), didYouMean(v, values))
 	}
 }

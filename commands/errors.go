@@ -3,6 +3,7 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -143,5 +144,10 @@ func usageMessage(cmd *cli.Command, err error, name string) string {
 		}
 		return fmt.Sprintf("unknown flag %s for %s%s (see %s --help)", typed, name, didYouMean(typed, flagNames(cmd)), name)
 	}
+	if m := invalidValue.FindStringSubmatch(msg); m != nil {
+		msg = m[1] // our validator's message names the flag and value already
+	}
 	return fmt.Sprintf("%s (see %s --help)", msg, name)
 }
+
+var invalidValue = regexp.MustCompile(`^invalid value ".*" for flag -{1,2}\S+: (--\S+ .*)$`)

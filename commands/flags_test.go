@@ -170,6 +170,9 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"--outptu", "json", "rules"}, `did you mean --output?`},
 		{[]string{"rules", "LB12O3"}, `lbctl: no rule "LB12O3"; did you mean LB1203?`},
 		{[]string{"frobnicate"}, `lbctl: unknown command "frobnicate" (see lbctl --help)`},
+		{[]string{"-o", "jsno", "rules"}, "lbctl: --output \"jsno\": expected one of text, json, yaml; did you mean json? (see lbctl --help)\n"},
+		{[]string{"lint", "--format", "sarf", "x"}, `; did you mean sarif? (see lbctl lint --help)`},
+		{[]string{"completion", "bsh"}, `; did you mean bash?`},
 	} {
 		code, out, errs := termRun(t, nil, c.args...)
 		if code != ExitUsage || out != "" || !strings.Contains(errs, c.want) {
