@@ -112,7 +112,7 @@ func globalFlags() []cli.Flag {
 		&cli.StringFlag{Name: "semantics", Value: "envoy", Usage: "whose behaviour to model: envoy, grpc (proxyless gRPC) or both",
 			Validator: oneOf("semantics", "envoy", "grpc", "both")},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no warnings on standard error (errors still)"},
-		&cli.BoolFlag{Name: "verbose", Usage: "list every warning instead of counting repeated kinds"},
+		&cli.BoolFlag{Name: "verbose", Usage: "list every warning (and every row where output is summarised)"},
 	}
 }
 
