@@ -33,8 +33,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	err := app.Run(context.Background(), args)
 	if err != nil {
 		if msg := err.Error(); msg != "" {
+			usage := exitCode(err) == ExitUsage
 			for _, line := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
-				if !strings.HasPrefix(line, "lbctl: ") && !looksPositioned(line) {
+				// A usage error is about the command line, never a
+				// position in a file, whatever its value looks like.
+				if !strings.HasPrefix(line, "lbctl: ") && (usage || !looksPositioned(line)) {
 					line = "lbctl: " + line
 				}
 				fmt.Fprintln(stderr, line)
@@ -65,7 +68,8 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		Suggest:               true,
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
-				return usageErrorf("unknown command %q (see lbctl --help)", cmd.Args().First())
+				name := cmd.Args().First()
+				return usageErrorf("unknown command %q%s (see lbctl --help)", name, didYouMean(name, commandNames(cmd)))
 			}
 			return cli.ShowAppHelp(cmd)
 		},
@@ -82,15 +86,18 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			sessionCommand(),
 		},
 	}
+	addAdoptionFlags(root)
 	setUsageErrors(root, "lbctl")
+	checkGlobalsEverywhere(root)
+	useHelpPrinter()
 	return root
 }
 
 // setUsageErrors makes every command report a usage error as one line on
 // stderr with exit code 2, instead of printing its help to stdout.
 func setUsageErrors(cmd *cli.Command, name string) {
-	cmd.OnUsageError = func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-		return usageErrorf("%v (see %s --help)", err, name)
+	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
+		return usageErrorf("%s", usageMessage(c, err, name))
 	}
 	for _, sub := range cmd.Commands {
 		setUsageErrors(sub, name+" "+sub.Name)
@@ -105,6 +112,8 @@ func globalFlags() []cli.Flag {
 			Validator: oneOf("color", "auto", "always", "never")},
 		&cli.StringFlag{Name: "semantics", Value: "envoy", Usage: "whose behaviour to model: envoy, grpc (proxyless gRPC) or both",
 			Validator: oneOf("semantics", "envoy", "grpc", "both")},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no warnings on standard error (errors still)"},
+		&cli.BoolFlag{Name: "verbose", Usage: "list every warning (and every row where output is summarised)"},
 	}
 }
 
@@ -116,6 +125,6 @@ func oneOf(flag string, values ...string) func(string) error {
 				return nil
 			}
 		}
-		return usageErrorf("--%s %q: expected one of %s", flag, v, strings.Join(values, ", "))
+		return usageErrorf("--%s %q: expected one of %s%s", flag, v, strings.Join(values, ", "), didYouMean(v, values))
 	}
 }

@@ -51,7 +51,8 @@ Install:
 			if cmd.Args().Len() == 0 {
 				return usageErrorf("completion: name a shell: bash, zsh, fish or powershell")
 			}
-			return usageErrorf("completion: unknown shell %q: expected bash, zsh, fish or powershell", cmd.Args().First())
+			sh := cmd.Args().First()
+			return usageErrorf("completion: unknown shell %q: expected bash, zsh, fish or powershell%s", sh, didYouMean(sh, commandNames(cmd)))
 		},
 	}
 	for _, sh := range completionShells {

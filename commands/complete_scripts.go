@@ -23,6 +23,22 @@ _lbctl_complete() {
         unset 'words[${#words[@]}-1]'
     fi
     [[ ${#words[@]} -gt 0 ]] || return 0
+    # An open quote in the word under the cursor: readline completes
+    # inside it, so candidates go in as they are; otherwise they are
+    # quoted for the shell (a cluster name may hold '|' or a space).
+    local q="" qpos=0 i ch esc=0
+    for ((i = 0; i < ${#line}; i++)); do
+        ch="${line:i:1}"
+        if ((esc)); then esc=0; continue; fi
+        case "$ch" in
+            \\) [[ "$q" == "'" ]] || esc=1 ;;
+            [\"\']) if [[ -z "$q" ]]; then q="$ch" qpos=$i; elif [[ "$q" == "$ch" ]]; then q=""; fi ;;
+        esac
+    done
+    if [[ -n "$q" ]]; then
+        cur="${line:qpos+1}"
+        read -a words <<< "${line:0:qpos}"
+    fi
     local IFS=$'\n'
     local -a out
     out=($("${words[0]}" completion __complete --current="$cur" "${words[@]:1}" 2>/dev/null))
@@ -40,7 +56,11 @@ _lbctl_complete() {
     local c
     for c in "${out[@]:0:n-1}"; do
         c="${c%%$'\t'*}"
-        [[ -n "$c" ]] && COMPREPLY+=("${c#"$strip"}")
+        [[ -n "$c" ]] || continue
+        c="${c#"$strip"}"
+        # With -o filenames (below) readline quotes them itself.
+        [[ -z "$q" && "$directive" != ":files" ]] && printf -v c '%q' "$c"
+        COMPREPLY+=("$c")
     done
     if [[ "$directive" == ":files" ]]; then
         compopt -o filenames 2>/dev/null
@@ -139,7 +159,10 @@ Register-ArgumentCompleter -Native -CommandName 'lbctl', 'lbctl.exe' -ScriptBloc
         foreach ($line in $out[0..($out.Count - 2)]) {
             $parts = $line -split "` + "`" + `t", 2
             $tip = if ($parts.Count -eq 2 -and $parts[1]) { $parts[1] } else { $parts[0] }
-            [System.Management.Automation.CompletionResult]::new($parts[0], $parts[0], 'ParameterValue', $tip)
+            # Quote what PowerShell would parse (a cluster name may hold '|' or a space).
+            $text = $parts[0]
+            if ($text -match '[\s|;&(){}$@#<>,''"` + "`" + `]') { $text = "'" + ($text -replace "'", "''") + "'" }
+            [System.Management.Automation.CompletionResult]::new($text, $parts[0], 'ParameterValue', $tip)
         }
     }
     if ($directive -eq ':files') {

@@ -276,6 +276,8 @@ func TestCompletionBash(t *testing.T) {
 	}
 	answers := splitShellOutput(t, rest, len(shellCases)+2)
 	for i, sc := range shellCases {
+		// bash inserts COMPREPLY as it is: names are quoted for the shell.
+		sc.want = bashQuoted(sc.want)
 		checkShell(t, sc, answers[i])
 	}
 	checkShell(t, shellCase{line: "mesh:p", want: []string{"payments"}}, answers[len(shellCases)])
@@ -347,4 +349,64 @@ func zshValue(e string) string {
 		}
 	}
 	return b.String()
+}
+
+// bashQuoted is what bash's printf %q makes of plain names (the
+// characters lbctl's fixtures use).
+func bashQuoted(vs []string) []string {
+	if vs == nil {
+		return nil
+	}
+	q := strings.NewReplacer("|", `\|`, " ", `\ `, "'", `\'`)
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = q.Replace(v)
+	}
+	return out
+}
+
+// Cluster names with '|', a space or a quote complete to words the shell
+// reads back as the name: quoted by the script in bash (unless the user
+// opened a quote), by the shell itself in zsh and fish.
+func TestCompletionOddNames(t *testing.T) {
+	const f = "commands/testdata/complete/odd.yaml"
+	var b strings.Builder
+	b.WriteString("source <(lbctl completion bash) || exit 1\n")
+	b.WriteString("t() { COMP_LINE=\"$1\"; COMP_POINT=${#COMP_LINE}; COMPREPLY=(); _lbctl_complete; printf '%s\\n' \"${COMPREPLY[@]}\"; echo ---; }\n")
+	lines := []string{
+		"lbctl explain " + f + " --cluster ",
+		"lbctl explain " + f + ` --cluster outbound\|90`,
+		"lbctl explain " + f + ` --cluster my\ c`,
+		"lbctl explain " + f + " --cluster 'my c",
+		"lbctl explain " + f + ` --cluster "out`,
+	}
+	for _, l := range lines {
+		b.WriteString("t " + shellQuote(l) + "\n")
+	}
+	out := runShell(t, "bash", "--norc", "--noprofile", "-c", b.String())
+	got := splitShellOutput(t, out, len(lines))
+	want := [][]string{
+		{`it\'s`, `my\ cluster`, `outbound\|9080\|\|reviews.default.svc.cluster.local`},
+		{`outbound\|9080\|\|reviews.default.svc.cluster.local`},
+		{`my\ cluster`},
+		{"my cluster"},
+		{"outbound|9080||reviews.default.svc.cluster.local"},
+	}
+	for i := range lines {
+		checkShell(t, shellCase{line: lines[i], want: want[i]}, got[i])
+	}
+	// A name typed back with the quoting bash inserted is read as the name.
+	if code, out, errs := termRun(t, nil, "explain", "testdata/complete/odd.yaml", "--cluster", "my cluster", "-o", "json"); code != 0 || !strings.Contains(out, `"name": "my cluster"`) {
+		t.Errorf("explain --cluster 'my cluster': exit %d %s", code, errs)
+	}
+	// fish quotes candidates itself: complete -C lists the raw names.
+	if _, err := exec.LookPath("fish"); err == nil {
+		out := runShell(t, "fish", "--no-config", "-c", "lbctl completion fish | source\ncomplete -C "+shellQuote(lines[0])+"; echo ---\n")
+		var vals []string
+		for _, a := range splitShellOutput(t, out, 1)[0] {
+			v, _, _ := strings.Cut(a, "\t")
+			vals = append(vals, v)
+		}
+		checkShell(t, shellCase{line: lines[0], want: []string{"it's", "my cluster", "outbound|9080||reviews.default.svc.cluster.local"}}, vals)
+	}
 }

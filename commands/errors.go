@@ -3,6 +3,10 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/urfave/cli/v3"
 )
 
 // Exit codes, the same for every command and output format (contract.md).
@@ -44,3 +48,106 @@ func exitCode(err error) int {
 	// Anything else comes from flag parsing in urfave/cli: a usage error.
 	return ExitUsage
 }
+
+// closest returns the candidate nearest to s by edit distance, or "" when
+// none is near enough to be what was meant (at most 2 edits, or a third of
+// the length for long names; a prefix of at least 3 letters also counts).
+// urfave/cli's own suggester always returns something, however far.
+func closest(s string, candidates []string) string {
+	best, bestD := "", 1<<30
+	for _, c := range candidates {
+		d := editDistance(s, c)
+		if len(s) >= 3 && strings.HasPrefix(c, s) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if best == "" || bestD > max(2, len(s)/3) || bestD >= len(s) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// didYouMean is " (did you mean X?)" when a candidate is close to s.
+func didYouMean(s string, candidates []string) string {
+	if c := closest(s, candidates); c != "" {
+		return "; did you mean " + c + "?"
+	}
+	return ""
+}
+
+// flagNames lists cmd's flags (its own and inherited) as typed: --name, -n.
+func flagNames(cmd *cli.Command) []string {
+	var out []string
+	for c := cmd; c != nil; {
+		for _, f := range c.Flags {
+			for _, n := range f.Names() {
+				if len(n) == 1 {
+					out = append(out, "-"+n)
+				} else {
+					out = append(out, "--"+n)
+				}
+			}
+		}
+		l := c.Lineage()
+		if len(l) < 2 {
+			break
+		}
+		c = l[1]
+	}
+	return out
+}
+
+// commandNames lists the visible subcommands of cmd.
+func commandNames(cmd *cli.Command) []string {
+	var out []string
+	for _, c := range cmd.Commands {
+		if !c.Hidden {
+			out = append(out, c.Names()...)
+		}
+	}
+	return out
+}
+
+// usageMessage rewrites urfave/cli's flag-parsing errors in lbctl's words
+// and adds a suggestion for a mistyped flag.
+func usageMessage(cmd *cli.Command, err error, name string) string {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		flag := strings.TrimLeft(rest, "-")
+		typed := "--" + flag
+		if len(flag) == 1 {
+			typed = "-" + flag
+		}
+		return fmt.Sprintf("unknown flag %s for %s%s (see %s --help)", typed, name, didYouMean(typed, flagNames(cmd)), name)
+	}
+	if m := invalidValue.FindStringSubmatch(msg); m != nil {
+		msg = m[1] // our validator's message names the flag and value already
+	}
+	return fmt.Sprintf("%s (see %s --help)", msg, name)
+}
+
+var invalidValue = regexp.MustCompile(`^invalid value ".*" for flag -{1,2}\S+: (--\S+ .*)$`)

@@ -70,6 +70,9 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 		}
 	}
 	printWarnings(cmd, cfg)
+	if err := nothingToExplain(cfg); err != nil {
+		return err
+	}
 	clusters, err := selectClusters(cfg, cmd.StringSlice("cluster"))
 	if err != nil {
 		return err
@@ -78,6 +81,9 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 		if cfg.Cluster(o.Cluster) == nil {
 			return usageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, knownClusters(cfg))
 		}
+	}
+	if err := checkWhatIf(cfg, opt); err != nil {
+		return err
 	}
 	s := cmd.String("semantics")
 	if cmd.String("csds") != "" && !cmd.IsSet("semantics") {

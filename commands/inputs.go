@@ -49,14 +49,8 @@ func loadCluster(cmd *cli.Command, name string) (*config.Config, *config.Cluster
 	return cfg, clusters[0], nil
 }
 
-// printWarnings writes load warnings to stderr, one per line.
-func printWarnings(cmd *cli.Command, cfg *config.Config) {
-	for _, p := range cfg.Problems {
-		if p.Severity != config.SevError {
-			fmt.Fprintf(cmd.Root().ErrWriter, "%s: %s: %s\n", p.Pos, p.Severity, p.Msg)
-		}
-	}
-}
+// printWarnings writes load warnings to stderr (see reportWarnings).
+func printWarnings(cmd *cli.Command, cfg *config.Config) { reportWarnings(cmd, cfg) }
 
 // selectClusters resolves --cluster names (all clusters when none given).
 // An unknown name is a usage error that lists the known names.

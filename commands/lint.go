@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 
@@ -69,8 +68,11 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader}
 	}
 	cfg, _ := config.Load(append(inputs, live...), cmd.String("kind"))
-	findings := lint.Run(cfg, opts)
-	if err := writeFindings(cmd.Root().Writer, cmd.String("format"), findings, cfg.Sources); err != nil {
+	findings, err := adopt(cmd, lint.Run(cfg, opts))
+	if err != nil {
+		return err
+	}
+	if err := writeLint(cmd, findings, cfg.Sources); err != nil {
 		return inputError(err)
 	}
 	// A file that cannot be read or parsed is an input error (exit 3),
@@ -102,8 +104,8 @@ func lintOptions(cmd *cli.Command) (lint.Options, lint.Severity, error) {
 	if err != nil {
 		return opts, 0, usageErrorf("%v", err)
 	}
-	failOn, target := cmd.String("fail-on"), cmd.String("target")
-	if cmd.String("csds") != "" && !cmd.IsSet("target") {
+	failOn, target := cmd.String("fail-on"), lintTarget(cmd)
+	if cmd.String("csds") != "" && !cmd.IsSet("target") && !cmd.IsSet("semantics") {
 		target = "grpc" // a CSDS answer is a proxyless gRPC client's state
 	}
 	if fc != nil {
@@ -111,7 +113,7 @@ func lintOptions(cmd *cli.Command) (lint.Options, lint.Severity, error) {
 		if fc.FailOn != "" && !cmd.IsSet("fail-on") {
 			failOn = fc.FailOn
 		}
-		if fc.Target != "" && !cmd.IsSet("target") {
+		if fc.Target != "" && !cmd.IsSet("target") && !cmd.IsSet("semantics") {
 			target = fc.Target
 		}
 	}
@@ -131,51 +133,4 @@ func lintOptions(cmd *cli.Command) (lint.Options, lint.Severity, error) {
 		return opts, 0, usageErrorf("--target: %v", err)
 	}
 	return opts, sev, nil
-}
-
-func rulesCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "rules",
-		Usage:     "list the lint rules, or print one rule's documentation",
-		ArgsUsage: "[ID|NAME]",
-		Description: `Lists every lint rule with its id, name and severity per target, or prints
-one rule's documentation: what it detects, why it matters, where the rule comes from.
-
-Examples:
-  lbctl rules
-  lbctl rules LB1203
-  lbctl rules aggregate-unknown-child`,
-		Action: func(ctx context.Context, cmd *cli.Command) error {
-			w := cmd.Root().Writer
-			if cmd.Args().Len() > 1 {
-				return usageErrorf("rules takes at most one rule ID or name")
-			}
-			if key := cmd.Args().First(); key != "" {
-				r := lint.Lookup(key)
-				if r == nil {
-					return usageErrorf("no rule %q (see lbctl rules)", key)
-				}
-				fmt.Fprintf(w, "%s %s\n", r.ID, r.Name)
-				if r.Spec != "" {
-					fmt.Fprintf(w, "catalogue: %s\n", r.Spec)
-				}
-				fmt.Fprintf(w, "severity: %s\n\n%s\n\nhint: %s\n", severities(r), r.Doc, r.Hint)
-				return nil
-			}
-			for _, r := range lint.Rules() {
-				fmt.Fprintf(w, "%s  %-34s %s\n", r.ID, r.Name, severities(r))
-			}
-			return nil
-		},
-	}
-}
-
-func severities(r *lint.Rule) string {
-	var parts []string
-	for _, t := range []lint.Target{lint.TargetEnvoy, lint.TargetGRPC} {
-		if s, ok := r.Severity[t]; ok {
-			parts = append(parts, string(t)+": "+s.String())
-		}
-	}
-	return strings.Join(parts, ", ")
 }

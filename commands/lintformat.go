@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/lbctl/lbctl/analyze/config"
 
 	"github.com/lbctl/lbctl/lint"
@@ -15,8 +16,9 @@ import (
 var lintFormats = []string{"text", "json", "sarif", "github"}
 
 // writeFindings writes findings in format; src gives source lines for the
-// text format's snippet.
-func writeFindings(w io.Writer, format string, fs []lint.Finding, src *config.Sources) error {
+// text format's snippet, t its colours.
+func writeFindings(t *Term, format string, fs []lint.Finding, src *config.Sources) error {
+	w := t.Out
 	switch format {
 	case "json":
 		return writeLintJSON(w, fs)
@@ -25,25 +27,34 @@ func writeFindings(w io.Writer, format string, fs []lint.Finding, src *config.So
 	case "github":
 		return writeGitHub(w, fs)
 	}
-	return writeLintText(w, fs, src)
+	return writeLintText(t, fs, src)
 }
 
 // writeLintText: FILE:LINE:COL: SEVERITY ID message [name], the source line
 // with a caret under the column, and the hint.
-func writeLintText(w io.Writer, fs []lint.Finding, src *config.Sources) error {
+func writeLintText(t *Term, fs []lint.Finding, src *config.Sources) error {
 	var b strings.Builder
+	bold, caret := t.Style().Bold(true), t.Style().Foreground(lipgloss.Color("10")).Bold(true)
 	for _, f := range fs {
-		fmt.Fprintf(&b, "%s: %s %s %s [%s]\n", f.Pos, f.Severity, f.Rule, f.Message, f.Name)
+		fmt.Fprintf(&b, "%s: %s %s %s [%s]\n", bold.Render(f.Pos.String()), severityStyle(t, f.Severity).Render(f.Severity.String()),
+			bold.Render(f.Rule), f.Message, f.Name)
 		if line := src.Line(f.Pos.File, f.Pos.Line); line != "" && f.Pos.Col > 0 {
 			line = strings.ReplaceAll(line, "\t", " ")
-			fmt.Fprintf(&b, "    %s\n    %s^\n", line, strings.Repeat(" ", min(f.Pos.Col-1, len(line))))
+			fmt.Fprintf(&b, "    %s\n    %s%s\n", line, strings.Repeat(" ", min(f.Pos.Col-1, len(line))), caret.Render("^"))
 		}
 		if f.Hint != "" {
 			fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(t.Out, b.String())
 	return err
+}
+
+// severityStyle colours a severity as compilers do: errors red, warnings
+// yellow, information cyan.
+func severityStyle(t *Term, s lint.Severity) lipgloss.Style {
+	c := map[lint.Severity]string{lint.SevError: "9", lint.SevWarning: "11", lint.SevInfo: "14"}[s]
+	return t.Style().Foreground(lipgloss.Color(c)).Bold(true)
 }
 
 type jsonFinding struct {

@@ -30,7 +30,7 @@ func TestBadInputPositionsAndExitCodes(t *testing.T) {
 		{"negative weight", []string{"explain", "../fixtures/broken/negative-weight.yaml"}, ExitInput, "../fixtures/broken/negative-weight.yaml:9:30: expected a non-negative integer"},
 		{"missing file", []string{"explain", "../fixtures/nope.yaml"}, ExitInput, "../fixtures/nope.yaml: no such file or directory"},
 		{"unknown cluster", []string{"explain", "../fixtures/aggregate.yaml", "--cluster", "nope"}, ExitUsage, `--cluster "nope": no such cluster`},
-		{"unknown flag", []string{"explain", "--bogus"}, ExitUsage, "flag provided but not defined"},
+		{"unknown flag", []string{"explain", "--bogus"}, ExitUsage, "lbctl: unknown flag --bogus for lbctl explain"},
 		{"bad output", []string{"-o", "xml", "explain"}, ExitUsage, `expected one of text, json, yaml`},
 		{"bad set-health", []string{"explain", "../fixtures/aggregate.yaml", "--set-health", "primary=x"}, ExitUsage, "not a percentage"},
 		{"unknown command", []string{"frobnicate"}, ExitUsage, `unknown command "frobnicate"`},

@@ -16,6 +16,22 @@ _lbctl_complete() {
         unset 'words[${#words[@]}-1]'
     fi
     [[ ${#words[@]} -gt 0 ]] || return 0
+    # An open quote in the word under the cursor: readline completes
+    # inside it, so candidates go in as they are; otherwise they are
+    # quoted for the shell (a cluster name may hold '|' or a space).
+    local q="" qpos=0 i ch esc=0
+    for ((i = 0; i < ${#line}; i++)); do
+        ch="${line:i:1}"
+        if ((esc)); then esc=0; continue; fi
+        case "$ch" in
+            \\) [[ "$q" == "'" ]] || esc=1 ;;
+            [\"\']) if [[ -z "$q" ]]; then q="$ch" qpos=$i; elif [[ "$q" == "$ch" ]]; then q=""; fi ;;
+        esac
+    done
+    if [[ -n "$q" ]]; then
+        cur="${line:qpos+1}"
+        read -a words <<< "${line:0:qpos}"
+    fi
     local IFS=$'\n'
     local -a out
     out=($("${words[0]}" completion __complete --current="$cur" "${words[@]:1}" 2>/dev/null))
@@ -33,7 +49,11 @@ _lbctl_complete() {
     local c
     for c in "${out[@]:0:n-1}"; do
         c="${c%%$'\t'*}"
-        [[ -n "$c" ]] && COMPREPLY+=("${c#"$strip"}")
+        [[ -n "$c" ]] || continue
+        c="${c#"$strip"}"
+        # With -o filenames (below) readline quotes them itself.
+        [[ -z "$q" && "$directive" != ":files" ]] && printf -v c '%q' "$c"
+        COMPREPLY+=("$c")
     done
     if [[ "$directive" == ":files" ]]; then
         compopt -o filenames 2>/dev/null

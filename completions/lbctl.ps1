@@ -18,7 +18,10 @@ Register-ArgumentCompleter -Native -CommandName 'lbctl', 'lbctl.exe' -ScriptBloc
         foreach ($line in $out[0..($out.Count - 2)]) {
             $parts = $line -split "`t", 2
             $tip = if ($parts.Count -eq 2 -and $parts[1]) { $parts[1] } else { $parts[0] }
-            [System.Management.Automation.CompletionResult]::new($parts[0], $parts[0], 'ParameterValue', $tip)
+            # Quote what PowerShell would parse (a cluster name may hold '|' or a space).
+            $text = $parts[0]
+            if ($text -match '[\s|;&(){}$@#<>,''"`]') { $text = "'" + ($text -replace "'", "''") + "'" }
+            [System.Management.Automation.CompletionResult]::new($text, $parts[0], 'ParameterValue', $tip)
         }
     }
     if ($directive -eq ':files') {

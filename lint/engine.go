@@ -142,6 +142,8 @@ type suppression struct {
 	pos  config.Pos
 	ids  []string // rule IDs (names are resolved to IDs)
 	used bool
+	// noReason: the comment names rules but says not why (LB0014).
+	noReason bool
 }
 
 // suppress drops findings that a "# lbctl:ignore ID reason" comment on the
@@ -162,7 +164,7 @@ func suppress(cfg *config.Config, fs []Finding, disabled map[string]bool) []Find
 				continue
 			}
 			fields := strings.Fields(strings.TrimPrefix(text, ignoreMarker))
-			s := &suppression{pos: config.Pos{File: file, Line: n, Col: i + 1}}
+			s := &suppression{pos: config.Pos{File: file, Line: n, Col: i + 1}, noReason: len(fields) == 1}
 			if len(fields) > 0 {
 				for _, id := range strings.Split(fields[0], ",") {
 					if r := Lookup(strings.TrimSpace(id)); r != nil {
@@ -183,6 +185,14 @@ func suppress(cfg *config.Config, fs []Finding, disabled map[string]bool) []Find
 			continue
 		}
 		out = append(out, f)
+	}
+	if r := registry[noReasonSuppressionID]; r != nil && !disabled[r.ID] {
+		for _, s := range all {
+			if s.used && s.noReason {
+				out = append(out, Finding{Rule: r.ID, Name: r.Name, Severity: r.Severity[TargetEnvoy], Pos: s.pos,
+					Message: "suppression \"lbctl:ignore " + strings.Join(s.ids, ",") + "\" gives no reason", Hint: r.Hint, Target: TargetEnvoy})
+			}
+		}
 	}
 	r := registry[unusedSuppressionID]
 	if r == nil || disabled[r.ID] {

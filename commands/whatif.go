@@ -1,0 +1,69 @@
+package commands
+
+import (
+	"sort"
+
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
+)
+
+// checkWhatIf rejects what-if inputs that name nothing in the
+// configuration: an --active-requests ADDRESS that is no host, a
+// --local-cluster that is no cluster. Ignoring them would answer a
+// question the user did not ask (contract: usage error, exit 2).
+func checkWhatIf(cfg *config.Config, opt model.Options) error {
+	if n := opt.LocalCluster; n != "" && cfg.Cluster(n) == nil {
+		return usageErrorf("--local-cluster %q: no such cluster%s", n, nearestOf(n, cfg.ClusterNames(), "cluster"))
+	}
+	if len(opt.ActiveRequests) == 0 {
+		return nil
+	}
+	hosts := hostAddresses(cfg)
+	addrs := make([]string, 0, len(opt.ActiveRequests))
+	for a := range opt.ActiveRequests {
+		addrs = append(addrs, a)
+	}
+	sort.Strings(addrs)
+	for _, a := range addrs {
+		if !hosts[a] {
+			return usageErrorf("--active-requests %s=%d: no host %s in any cluster%s", a, opt.ActiveRequests[a], a, nearestOf(a, keys(hosts), "host"))
+		}
+	}
+	return nil
+}
+
+// hostAddresses is every host address of every loaded cluster, as Envoy
+// writes it (ip:port).
+func hostAddresses(cfg *config.Config) map[string]bool {
+	out := map[string]bool{}
+	for _, cl := range cfg.Clusters {
+		for _, h := range model.Of(cfg, cl).Hosts {
+			out[h.Address] = true
+		}
+	}
+	return out
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// nearestOf is "; the closest KIND is X" naming the valid value nearest
+// to v (by edit distance), or "; there are no KINDs" when there is none.
+func nearestOf(v string, valid []string, kind string) string {
+	if len(valid) == 0 {
+		return "; there are no " + kind + "s in the input"
+	}
+	best, bestD := "", 1<<30
+	for _, c := range valid {
+		if d := editDistance(v, c); d < bestD || d == bestD && c < best {
+			best, bestD = c, d
+		}
+	}
+	return "; the closest " + kind + " is " + best
+}
