@@ -122,6 +122,10 @@ type loader struct {
 	cfg     *Config
 	kind    string
 	pending []*pendingCluster
+	// dump collects the resources of the config_dump being read, ranked
+	// by where they stand in it (rank).
+	dump *dumpScope
+	rank int
 }
 
 type pendingCluster struct {
@@ -241,6 +245,10 @@ func (l *loader) decode(file string, n *yaml.Node, m proto.Message, lenient bool
 }
 
 func (l *loader) addCluster(file string, c *clusterv3.Cluster) {
+	if l.dump != nil {
+		l.dump.clusters.add(c.GetName(), c, l.rank)
+		return
+	}
 	l.pending = append(l.pending, &pendingCluster{c: c, file: file})
 }
 
@@ -249,18 +257,24 @@ func (l *loader) addBootstrap(file string, b *bootstrapv3.Bootstrap) {
 		return
 	}
 	l.cfg.Bootstraps = append(l.cfg.Bootstraps, b)
-	for _, c := range b.GetStaticResources().GetClusters() {
-		l.addCluster(file, c)
-	}
-	for _, li := range b.GetStaticResources().GetListeners() {
-		l.addListener(li)
-	}
+	l.withRank(rankBootstrap, func() {
+		for _, c := range b.GetStaticResources().GetClusters() {
+			l.addCluster(file, c)
+		}
+		for _, li := range b.GetStaticResources().GetListeners() {
+			l.addListener(li)
+		}
+	})
 }
 
 // addListener keeps the listener and the route configs inlined in its HTTP
 // connection managers.
 func (l *loader) addListener(li *listenerv3.Listener) {
-	l.cfg.Listeners = append(l.cfg.Listeners, li)
+	if l.dump != nil {
+		l.dump.listeners.add(li.GetName(), li, l.rank)
+	} else {
+		l.cfg.Listeners = append(l.cfg.Listeners, li)
+	}
 	chains := append([]*listenerv3.FilterChain{}, li.GetFilterChains()...)
 	if li.GetDefaultFilterChain() != nil {
 		chains = append(chains, li.GetDefaultFilterChain())
@@ -269,11 +283,20 @@ func (l *loader) addListener(li *listenerv3.Listener) {
 		for _, f := range fc.GetFilters() {
 			if hcm, ok := l.cfg.Sources.Unpacked(f.GetTypedConfig()).(*hcmv3.HttpConnectionManager); ok {
 				if rc := hcm.GetRouteConfig(); rc != nil {
-					l.cfg.Routes = append(l.cfg.Routes, rc)
+					l.addRoutes(rc, rankInline)
 				}
 			}
 		}
 	}
+}
+
+// addRoutes keeps a route configuration; rank orders it inside a dump.
+func (l *loader) addRoutes(r *routev3.RouteConfiguration, rank int) {
+	if l.dump != nil {
+		l.dump.routes.add(r.GetName(), r, rank)
+		return
+	}
+	l.cfg.Routes = append(l.cfg.Routes, r)
 }
 
 // link joins the pieces: cluster names, EDS assignments, live health.

@@ -1,0 +1,34 @@
+package config
+
+import "testing"
+
+// TestConfigDumpOneResourceOnce: a config_dump names a bootstrap static
+// cluster twice (bootstrap.static_resources, static_clusters) and a cluster
+// under update twice (active, warming); each is one cluster, the serving
+// one, with no duplicate-name problem.
+func TestConfigDumpOneResourceOnce(t *testing.T) {
+	cfg, err := Load([]Input{{Path: "../../fixtures/inputs/config-dump-duplicates.json"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.ClusterNames(); len(got) != 2 || got[0] != "xds" || got[1] != "web" {
+		t.Fatalf("clusters = %v, want [xds web]", got)
+	}
+	for _, p := range cfg.Problems {
+		if p.Code == CodeDuplicateName {
+			t.Errorf("unexpected %s", p.Error())
+		}
+	}
+	if lb := cfg.Cluster("web").Proto.GetLbPolicy().String(); lb != "LEAST_REQUEST" {
+		t.Errorf("web lb_policy = %s, want the active LEAST_REQUEST, not the warming RING_HASH", lb)
+	}
+	if pos := cfg.Sources.Pos(cfg.Cluster("xds").Proto); pos.Line != 21 {
+		t.Errorf("xds at %s, want the static_clusters entry (line 21)", pos)
+	}
+	if n := len(cfg.Cluster("web").Assignment.GetEndpoints()[0].GetLbEndpoints()); n != 2 {
+		t.Errorf("web has %d endpoints, want 2 from EDS", n)
+	}
+	if len(cfg.Listeners) != 1 {
+		t.Errorf("%d listeners, want 1 (bootstrap and static_listeners are one)", len(cfg.Listeners))
+	}
+}
