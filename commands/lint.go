@@ -23,6 +23,8 @@ as FILE:LINE:COL: SEVERITY ID message [name], with the source line and a hint.
 
 Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage error,
 3 a file cannot be read or parsed (also reported as a finding).
+--strict also reports every unknown field, unknown extension type and v2
+spelling one by one, including in admin dumps Envoy wrote.
 Suppress one finding with a YAML comment on its line or the line above:
   # lbctl:ignore LB1203 reason
 Defaults for --disable, --fail-on and --target can be set in a .lbctl.yaml
@@ -33,7 +35,8 @@ found in the working directory or a parent:
 Examples:
   lbctl lint fixtures/locality/
   lbctl lint fixtures/lint/LB1203-bad.yaml --format sarif > lbctl.sarif
-  lbctl lint fixtures/aggregate.yaml --fail-on none --disable panic-with-priorities`,
+  lbctl lint fixtures/aggregate.yaml --fail-on none --disable panic-with-priorities
+  lbctl lint --strict --fail-on none fixtures/inputs/strict-dump.json`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text, json, sarif or github",
 				Validator: oneOf("format", lintFormats...)},
@@ -42,6 +45,7 @@ Examples:
 			&cli.StringSliceFlag{Name: "disable", Usage: "do not run this rule (ID or name; repeatable)"},
 			&cli.StringFlag{Name: "target", Value: "envoy", Usage: "data plane to judge for: envoy, grpc or both",
 				Validator: oneOf("target", "envoy", "grpc", "both")},
+			&cli.BoolFlag{Name: "strict", Usage: "report every unknown field, unknown extension type and v2 spelling one by one, also in files Envoy wrote (proto validation); by default lint reports only what concerns load balancing"},
 			kindFlag(),
 		},
 		Action: runLint,
@@ -89,7 +93,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 // lintOptions merges the flags with the nearest .lbctl.yaml: flags given
 // on the command line win; --disable adds to the file's list.
 func lintOptions(cmd *cli.Command) (lint.Options, lint.Severity, error) {
-	var opts lint.Options
+	opts := lint.Options{Strict: cmd.Bool("strict")}
 	wd, err := os.Getwd()
 	if err != nil {
 		wd = "."

@@ -157,3 +157,20 @@ func TestLintSeedFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestLintStrict: a field Envoy wrote into its own dump is not reported by
+// default; --strict restores per-field proto validation.
+func TestLintStrict(t *testing.T) {
+	const dump = "../fixtures/inputs/strict-dump.json"
+	_, out, _ := runLBCTL("lint", "--format", "json", dump)
+	if strings.Contains(out, "LB0003") {
+		t.Errorf("default lint reports LB0003 on an Envoy-written dump:\n%s", out)
+	}
+	_, out, _ = runLBCTL("lint", "--format", "json", "--strict", dump)
+	if !strings.Contains(out, `"rule": "LB0003"`) || !strings.Contains(out, "hidden_envoy_deprecated_tls_context") || !strings.Contains(out, `"line": 8`) {
+		t.Errorf("--strict does not report the unknown field at line 8:\n%s", out)
+	}
+	if _, help, _ := runLBCTL("lint", "--help"); !strings.Contains(help, "--strict") {
+		t.Errorf("lint --help does not document --strict")
+	}
+}
