@@ -23,6 +23,10 @@ as FILE:LINE:COL: SEVERITY ID message [name], with the source line and a hint.
 
 Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage error,
 3 a file cannot be read or parsed (also reported as a finding).
+Each bootstrap or admin config_dump is its own configuration; loose xDS
+resources (clusters, endpoints, routes, listeners) in one directory form
+one. Cross-resource rules (duplicates, references, aggregates) look inside
+one configuration; --merge checks all inputs as one.
 --strict also reports every unknown field, unknown extension type and v2
 spelling one by one, including in admin dumps Envoy wrote.
 Suppress one finding with a YAML comment on its line or the line above:
@@ -45,6 +49,7 @@ Examples:
 			&cli.StringSliceFlag{Name: "disable", Usage: "do not run this rule (ID or name; repeatable)"},
 			&cli.StringFlag{Name: "target", Value: "envoy", Usage: "data plane to judge for: envoy, grpc or both",
 				Validator: oneOf("target", "envoy", "grpc", "both")},
+			&cli.BoolFlag{Name: "merge", Usage: "check all inputs as one configuration (by default each bootstrap or config_dump is its own, and loose xDS resources form one per directory)"},
 			&cli.BoolFlag{Name: "strict", Usage: "report every unknown field, unknown extension type and v2 spelling one by one, also in files Envoy wrote (proto validation); by default lint reports only what concerns load balancing"},
 			kindFlag(),
 		},
@@ -68,17 +73,19 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	for i, f := range files {
 		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader}
 	}
-	cfg, _ := config.Load(inputs, cmd.String("kind"))
-	findings := lint.Run(cfg, opts)
-	if err := writeFindings(cmd.Root().Writer, cmd.String("format"), findings, cfg.Sources); err != nil {
+	cfgs, _ := config.LoadGroups(inputs, cmd.String("kind"), cmd.Bool("merge"))
+	findings := lint.RunGroups(cfgs, opts)
+	if err := writeFindings(cmd.Root().Writer, cmd.String("format"), findings, cfgs[0].Sources); err != nil {
 		return inputError(err)
 	}
 	// A file that cannot be read or parsed is an input error (exit 3),
 	// reported on stderr as well as among the findings.
 	var fatal []string
-	for _, p := range cfg.Problems {
-		if p.Severity == config.SevError && (p.Code == config.CodeSyntax || p.Code == config.CodeIO || p.Code == config.CodeUnknownKind) {
-			fatal = append(fatal, p.Error())
+	for _, cfg := range cfgs {
+		for _, p := range cfg.Problems {
+			if p.Severity == config.SevError && (p.Code == config.CodeSyntax || p.Code == config.CodeIO || p.Code == config.CodeUnknownKind) {
+				fatal = append(fatal, p.Error())
+			}
 		}
 	}
 	if len(fatal) > 0 {

@@ -174,3 +174,16 @@ func TestLintStrict(t *testing.T) {
 		t.Errorf("lint --help does not document --strict")
 	}
 }
+
+// TestLintGroups: two bootstraps in one directory are two Envoys, so one
+// cluster name in both is no duplicate; --merge checks them as one.
+func TestLintGroups(t *testing.T) {
+	const dir = "../fixtures/inputs/groups"
+	if _, out, _ := runLBCTL("lint", "--format", "json", dir); strings.Contains(out, "LB0012") || strings.Contains(out, "LB0008") {
+		t.Errorf("per-configuration lint reports cross-configuration findings:\n%s", out)
+	}
+	_, out, _ := runLBCTL("lint", "--format", "json", "--merge", dir)
+	if !strings.Contains(out, `"rule": "LB0012"`) || !strings.Contains(out, "edge-b.yaml") {
+		t.Errorf("--merge does not report the duplicate web cluster:\n%s", out)
+	}
+}

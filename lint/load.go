@@ -50,3 +50,19 @@ func loadRule(code string) func(p *Pass) {
 
 // unusedSuppressionID is the rule Run reports unused suppressions under.
 const unusedSuppressionID = "LB0013"
+
+// unionFiles is a configuration holding only the files of cfgs (each
+// once), for the suppression comments they carry.
+func unionFiles(cfgs []*config.Config) *config.Config {
+	u := &config.Config{Sources: cfgs[0].Sources}
+	seen := map[string]bool{}
+	for _, c := range cfgs {
+		for _, f := range c.Files {
+			if !seen[f] {
+				seen[f] = true
+				u.Files = append(u.Files, f)
+			}
+		}
+	}
+	return u
+}

@@ -8,6 +8,7 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	"go.yaml.in/yaml/v3"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 )
 
@@ -27,6 +28,10 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 	case "list":
 		for _, item := range n.Content {
 			l.document(file, item, "")
+		}
+	case kindEgctl:
+		for _, d := range egctlDumps(n) {
+			l.document(file, d, "")
 		}
 	case "typed":
 		if wrapped(n) {
@@ -140,6 +145,23 @@ func (l *loader) typed(file string, a *anypb.Any) {
 		l.addBootstrap(file, m)
 	case *adminv3.ConfigDump:
 		l.configDump(file, m)
+	case *adminv3.BootstrapConfigDump, *adminv3.ClustersConfigDump, *adminv3.EndpointsConfigDump,
+		*adminv3.ListenersConfigDump, *adminv3.RoutesConfigDump:
+		if l.dump == nil {
+			// A dump section saved alone (egctl writes one per gateway):
+			// its resources are still named once each.
+			l.configDump(file, &adminv3.ConfigDump{Configs: []*anypb.Any{a}})
+			return
+		}
+		l.dumpSection(file, m)
+	case *adminv3.Clusters:
+		l.addLiveHealth(m)
+	}
+}
+
+// dumpSection reads one section of an admin config_dump.
+func (l *loader) dumpSection(file string, m proto.Message) {
+	switch m := m.(type) {
 	case *adminv3.BootstrapConfigDump:
 		l.addBootstrap(file, m.GetBootstrap())
 	case *adminv3.ClustersConfigDump:
@@ -189,8 +211,6 @@ func (l *loader) typed(file string, a *anypb.Any) {
 				l.addRoutes(rc, rankActive)
 			}
 		}
-	case *adminv3.Clusters:
-		l.addLiveHealth(m)
 	}
 }
 

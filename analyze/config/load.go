@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
@@ -87,24 +86,6 @@ type Input struct {
 	Stdin io.Reader
 }
 
-// Load reads inputs as one configuration. kind forces the document kind
-// ("" detects it). The returned Config is never nil; its Problems hold every
-// problem found, and the returned error is non-nil when a file could not be
-// read or parsed as Envoy config (the errors among Problems).
-func Load(inputs []Input, kind string) (*Config, error) {
-	cfg := &Config{Sources: newSources(), byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
-	l := &loader{cfg: cfg, kind: kind}
-	for _, in := range inputs {
-		l.input(in)
-	}
-	l.link()
-	cfg.Problems.Sort()
-	if errs := cfg.Problems.Errors(); len(errs) > 0 {
-		return cfg, errs
-	}
-	return cfg, nil
-}
-
 // LoadBytes reads one in-memory document stream named file.
 func LoadBytes(file string, data []byte, kind string) (*Config, error) {
 	cfg := &Config{Sources: newSources(), byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
@@ -135,52 +116,7 @@ type pendingCluster struct {
 
 func (l *loader) problem(p Problem) { l.cfg.Problems = append(l.cfg.Problems, p) }
 
-func (l *loader) input(in Input) {
-	if in.Path == "-" {
-		r := in.Stdin
-		if r == nil {
-			r = os.Stdin
-		}
-		data, err := io.ReadAll(r)
-		if err != nil {
-			l.problem(Problem{Pos: Pos{File: "<stdin>"}, Code: CodeIO, Msg: "cannot read standard input: " + err.Error()})
-			return
-		}
-		l.data("<stdin>", data)
-		return
-	}
-	st, err := os.Stat(in.Path)
-	if err != nil {
-		l.problem(Problem{Pos: Pos{File: in.Path}, Code: CodeIO, Msg: ioMessage(err)})
-		return
-	}
-	if !st.IsDir() {
-		l.file(in.Path)
-		return
-	}
-	var files []string
-	err = filepath.WalkDir(in.Path, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			l.problem(Problem{Pos: Pos{File: p}, Code: CodeIO, Msg: ioMessage(err)})
-			return nil
-		}
-		if !d.IsDir() && IsConfigFile(p) {
-			files = append(files, p)
-		}
-		return nil
-	})
-	if err != nil {
-		l.problem(Problem{Pos: Pos{File: in.Path}, Code: CodeIO, Msg: ioMessage(err)})
-	}
-	sort.Strings(files)
-	if len(files) == 0 {
-		l.problem(Problem{Pos: Pos{File: in.Path}, Severity: SevWarning, Code: CodeIO, Msg: "directory has no .yaml, .yml or .json file"})
-	}
-	for _, f := range files {
-		l.file(f)
-	}
-}
-
+// IsConfigFile reports a file name lbctl reads in a directory.
 func IsConfigFile(p string) bool {
 	switch strings.ToLower(filepath.Ext(p)) {
 	case ".yaml", ".yml", ".json":
@@ -209,15 +145,6 @@ func asPathError(err error, pe **fs.PathError) bool {
 		*pe = p
 	}
 	return ok
-}
-
-func (l *loader) file(path string) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		l.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: ioMessage(err)})
-		return
-	}
-	l.data(path, data)
 }
 
 func (l *loader) data(file string, data []byte) {
