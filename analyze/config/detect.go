@@ -25,6 +25,10 @@ func detectKind(n *yaml.Node) string {
 		return "typed"
 	case egctlDumps(n) != nil:
 		return kindEgctl
+	case isKubernetes(n):
+		return kindKubernetes
+	case isResourceMap(n):
+		return kindResourceMap
 	case wrapped(n):
 		return "typed"
 	case has("configs"):
@@ -37,6 +41,10 @@ func detectKind(n *yaml.Node) string {
 		"cluster_manager", "clusterManager", "layered_runtime", "layeredRuntime", "admin", "node"):
 		return KindBootstrap
 	case has("cluster_name", "clusterName") && !has("type", "lb_policy", "lbPolicy"):
+		return KindEndpoints
+	case has("endpoints", "named_endpoints", "namedEndpoints") && !has("name", "type", "lb_policy", "lbPolicy"):
+		// A ClusterLoadAssignment without its cluster_name: read it, so
+		// that the missing name is reported, not "not an Envoy resource".
 		return KindEndpoints
 	case has("virtual_hosts", "virtualHosts"):
 		return KindRoutes

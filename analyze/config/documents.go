@@ -29,6 +29,10 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 		for _, item := range n.Content {
 			l.document(file, item, "")
 		}
+	case kindResourceMap:
+		l.resourceMap(file, n)
+	case kindKubernetes:
+		l.kubernetes(file, n)
 	case kindEgctl:
 		for _, d := range egctlDumps(n) {
 			l.document(file, d, "")

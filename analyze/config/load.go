@@ -260,6 +260,13 @@ func (l *loader) link() {
 	}
 	for _, a := range l.cfg.Assignments {
 		l.checkAssignment(a)
+		if a.GetClusterName() == "" {
+			// Envoy rejects it (cluster_name: min_len 1; lint LB1015), and
+			// EDS could not join it to any cluster.
+			l.problem(Problem{Pos: src.Pos(a), Severity: SevInfo, Code: CodeReference,
+				Msg: "ClusterLoadAssignment has no cluster_name, so it belongs to no cluster; its endpoints are not used"})
+			continue
+		}
 		cl := byService[a.GetClusterName()]
 		if cl == nil {
 			cl = l.cfg.byName[a.GetClusterName()]
