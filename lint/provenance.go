@@ -9,25 +9,11 @@ import (
 )
 
 // envoyWritten reports whether file is an admin dump Envoy wrote itself
-// (/config_dump with envoy.admin.*ConfigDump sections). Envoy accepted
-// everything in it, and it spells fields as its own build does
-// (hidden_envoy_deprecated_*, v2 type URLs, zero locality weights of
-// unweighted clusters), so spelling and PGV findings there are not the
-// user's to fix. Decided from the content, never from the file name.
-func (s *shared) envoyWritten(file string) bool {
-	if v, ok := s.written[file]; ok {
-		return v
-	}
-	w := false
-	for _, l := range s.cfg.Sources.Lines(file) {
-		if strings.Contains(l, "type.googleapis.com/envoy.admin.") && strings.Contains(l, "ConfigDump") {
-			w = true
-			break
-		}
-	}
-	s.written[file] = w
-	return w
-}
+// (config.Config.EnvoyWritten). Envoy accepted everything in it, and it
+// spells fields as its own build does (hidden_envoy_deprecated_*, v2 type
+// URLs, zero locality weights of unweighted clusters), so spelling and PGV
+// findings there are not the user's to fix.
+func (s *shared) envoyWritten(file string) bool { return s.cfg.EnvoyWritten(file) }
 
 // partialDump reports whether an Envoy-written dump is provably trimmed:
 // it holds an EDS assignment for a cluster it does not list. Envoy only

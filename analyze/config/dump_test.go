@@ -28,7 +28,18 @@ func TestConfigDumpOneResourceOnce(t *testing.T) {
 	if n := len(cfg.Cluster("web").Assignment.GetEndpoints()[0].GetLbEndpoints()); n != 2 {
 		t.Errorf("web has %d endpoints, want 2 from EDS", n)
 	}
+	if !cfg.EnvoyWritten("../../fixtures/inputs/config-dump-duplicates.json") {
+		t.Errorf("a config_dump is not marked as written by Envoy")
+	}
 	if len(cfg.Listeners) != 1 {
 		t.Errorf("%d listeners, want 1 (bootstrap and static_listeners are one)", len(cfg.Listeners))
+	}
+}
+
+func TestUserFileNotEnvoyWritten(t *testing.T) {
+	const f = "../../fixtures/inputs/groups/edge-a.yaml"
+	cfg, _ := Load([]Input{{Path: f}}, "")
+	if cfg.EnvoyWritten(f) {
+		t.Errorf("a bootstrap the user wrote is marked as written by Envoy")
 	}
 }

@@ -50,8 +50,13 @@ type Config struct {
 	// (unknown extension types, v2 syntax) do not.
 	Problems Problems
 
-	byName map[string]*Cluster
+	byName  map[string]*Cluster
+	written map[string]bool
 }
+
+// EnvoyWritten reports whether file holds an admin config_dump (or a
+// section of one): Envoy wrote it, and accepted everything in it.
+func (c *Config) EnvoyWritten(file string) bool { return c.written[file] }
 
 // Cluster is one loaded cluster with its endpoints resolved.
 type Cluster struct {
