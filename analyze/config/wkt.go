@@ -173,6 +173,11 @@ func decodeAny(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 		return true
 	}
 	a := m.Interface().(*anypb.Any)
+	lbExt := d.lbExt
+	if lbExt { // the payload's own extensions decide nothing about LB
+		d.lbExt = false
+		defer func() { d.lbExt = true }()
+	}
 	tn, tk := mapGet(n, "@type")
 	var mt protoreflect.MessageType
 	var legacy, url string
@@ -195,7 +200,11 @@ func decodeAny(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 	}
 	a.TypeUrl = url
 	if mt == nil {
-		d.problem(tn, SevWarning, CodeUnknownType, "unknown type \""+url+"\": lbctl does not know this extension, so its settings are not checked")
+		if lbExt {
+			d.problem(tn, SevWarning, CodeUnknownLBType, "unknown load-balancing extension \""+url+"\": lbctl cannot model how it spreads traffic, so explain and lint say nothing about it")
+		} else {
+			d.problem(tn, SevWarning, CodeUnknownType, "unknown type \""+url+"\": lbctl does not know this extension, so its settings are not checked")
+		}
 		return true
 	}
 	if legacy != "" {
