@@ -43,3 +43,20 @@ func TestUserFileNotEnvoyWritten(t *testing.T) {
 		t.Errorf("a bootstrap the user wrote is marked as written by Envoy")
 	}
 }
+
+// TestTrimmedDump: a dump holding an assignment of a cluster it does not
+// list lost part of its clusters; the loader names them.
+func TestTrimmedDump(t *testing.T) {
+	cfg, _ := LoadBytes("dump.json", []byte(`{"configs": [
+ {"@type": "type.googleapis.com/envoy.admin.v3.EndpointsConfigDump",
+  "dynamic_endpoint_configs": [{"endpoint_config": {
+   "@type": "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment",
+   "cluster_name": "gone", "endpoints": []}}]}]}`), "")
+	if !cfg.Trimmed("dump.json") || len(cfg.Partial) != 1 || cfg.Partial[0] != "gone" {
+		t.Errorf("Trimmed %v, Partial %v; want true, [gone]", cfg.Trimmed("dump.json"), cfg.Partial)
+	}
+	user, _ := LoadBytes("eds.yaml", []byte("cluster_name: gone\nendpoints: []\n"), "")
+	if user.Trimmed("eds.yaml") || len(user.Partial) != 0 {
+		t.Errorf("a user-written assignment marks its file trimmed")
+	}
+}

@@ -50,9 +50,21 @@ type Config struct {
 	// (unknown extension types, v2 syntax) do not.
 	Problems Problems
 
+	// Partial names the clusters whose EDS assignments an Envoy-written
+	// dump holds but whose clusters it does not list: Envoy only dumps
+	// assignments of clusters it has (EdsClusterImpl subscribes per
+	// cluster), so such a dump was trimmed and lost part of its clusters.
+	Partial []string
+
 	byName  map[string]*Cluster
 	written map[string]bool
+	trimmed map[string]bool
 }
+
+// Trimmed reports whether file is an Envoy-written dump that provably lost
+// part of its clusters (see Partial): "not defined" there says nothing
+// about the real proxy.
+func (c *Config) Trimmed(file string) bool { return c.trimmed[file] }
 
 // EnvoyWritten reports whether file holds an admin config_dump (or a
 // section of one): Envoy wrote it, and accepted everything in it.
@@ -277,6 +289,13 @@ func (l *loader) link() {
 			cl = l.cfg.byName[a.GetClusterName()]
 		}
 		if cl == nil {
+			if file := src.Pos(a).File; l.cfg.EnvoyWritten(file) {
+				if l.cfg.trimmed == nil {
+					l.cfg.trimmed = map[string]bool{}
+				}
+				l.cfg.trimmed[file] = true
+				l.cfg.Partial = append(l.cfg.Partial, a.GetClusterName())
+			}
 			if len(l.cfg.Clusters) > 0 {
 				l.problem(Problem{Pos: src.FieldPos(a, "cluster_name"), Severity: SevWarning, Code: CodeReference,
 					Msg: fmt.Sprintf("ClusterLoadAssignment for %q matches no loaded cluster", a.GetClusterName())})
