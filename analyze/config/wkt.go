@@ -181,6 +181,7 @@ func decodeAny(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 	tn, tk := mapGet(n, "@type")
 	var mt protoreflect.MessageType
 	var legacy, url string
+	untyped := false
 	switch {
 	case tn != nil:
 		url = tn.Value
@@ -194,6 +195,7 @@ func decodeAny(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 		url = "type.googleapis.com/" + legacy
 		mt, _ = resolveType(legacy)
 		tn = n
+		untyped = true
 	default:
 		d.errorf(n, CodeType, "typed config has no \"@type\"")
 		return true
@@ -208,7 +210,11 @@ func decodeAny(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 		return true
 	}
 	if legacy != "" {
-		d.problem(tn, SevWarning, CodeLegacy, "\""+url+"\" is v2; read as "+legacy)
+		msg := "\"" + url + "\" is v2; read as " + legacy
+		if untyped {
+			msg = "a plain message without \"@type\" (v2alpha admin dump); read as " + legacy
+		}
+		d.problem(tn, SevWarning, CodeLegacy, msg)
 		a.TypeUrl = "type.googleapis.com/" + legacy
 	}
 	payload := mt.New()
