@@ -27,8 +27,9 @@ var resourceMapKinds = map[string]string{
 }
 
 // resourceMapSkipped are keys of such maps that hold no load-balancing
-// config (TLS secrets); they are not read.
-var resourceMapSkipped = map[string]bool{"secrets": true}
+// config: TLS secrets, and the Gateway API statuses kgateway writes beside
+// the resources. They are not read.
+var resourceMapSkipped = map[string]bool{"secrets": true, "statuses": true}
 
 // isResourceMap reports a mapping with at least one resource-kind key
 // holding a list, and no "name" (a cluster has a name, a map does not).
