@@ -22,6 +22,12 @@ as FILE:LINE:COL: SEVERITY ID message [name], with the source line and a hint.
 
 Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage error,
 3 a file cannot be read or parsed (also reported as a finding).
+Each bootstrap or admin config_dump is its own configuration; loose xDS
+resources (clusters, endpoints, routes, listeners) in one directory form
+one. Cross-resource rules (duplicates, references, aggregates) look inside
+one configuration; --merge checks all inputs as one.
+--strict also reports every unknown field, unknown extension type and v2
+spelling one by one, including in admin dumps Envoy wrote.
 Suppress one finding with a YAML comment on its line or the line above:
   # lbctl:ignore LB1203 reason
 Defaults for --disable, --fail-on and --target can be set in a .lbctl.yaml
@@ -32,7 +38,8 @@ found in the working directory or a parent:
 Examples:
   lbctl lint fixtures/locality/
   lbctl lint fixtures/lint/LB1203-bad.yaml --format sarif > lbctl.sarif
-  lbctl lint fixtures/aggregate.yaml --fail-on none --disable panic-with-priorities`,
+  lbctl lint fixtures/aggregate.yaml --fail-on none --disable panic-with-priorities
+  lbctl lint --strict --fail-on none fixtures/inputs/strict-dump.json`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text, json, sarif or github",
 				Validator: oneOf("format", lintFormats...)},
@@ -41,6 +48,8 @@ Examples:
 			&cli.StringSliceFlag{Name: "disable", Usage: "do not run this rule (ID or name; repeatable)"},
 			&cli.StringFlag{Name: "target", Value: "envoy", Usage: "data plane to judge for: envoy, grpc or both",
 				Validator: oneOf("target", "envoy", "grpc", "both")},
+			&cli.BoolFlag{Name: "merge", Usage: "check all inputs as one configuration (by default each bootstrap or config_dump is its own, and loose xDS resources form one per directory)"},
+			&cli.BoolFlag{Name: "strict", Usage: "report every unknown field, unknown extension type and v2 spelling one by one, also in files Envoy wrote (proto validation); by default lint reports only what concerns load balancing"},
 			kindFlag(),
 		}, liveFlags()...),
 		Action: runLint,
@@ -67,20 +76,24 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	for i, f := range files {
 		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader}
 	}
-	cfg, _ := config.Load(append(inputs, live...), cmd.String("kind"))
-	findings, err := adopt(cmd, lint.Run(cfg, opts))
+	// A running Envoy's config_dump and /clusters are one configuration.
+	merge := cmd.Bool("merge") || live != nil
+	cfgs, _ := config.LoadGroups(append(inputs, live...), cmd.String("kind"), merge)
+	findings, err := adopt(cmd, lint.RunGroups(cfgs, opts))
 	if err != nil {
 		return err
 	}
-	if err := writeLint(cmd, findings, cfg.Sources); err != nil {
+	if err := writeLint(cmd, findings, cfgs[0].Sources); err != nil {
 		return inputError(err)
 	}
 	// A file that cannot be read or parsed is an input error (exit 3),
 	// reported on stderr as well as among the findings.
 	var fatal []string
-	for _, p := range cfg.Problems {
-		if p.Severity == config.SevError && (p.Code == config.CodeSyntax || p.Code == config.CodeIO || p.Code == config.CodeUnknownKind) {
-			fatal = append(fatal, p.Error())
+	for _, cfg := range cfgs {
+		for _, p := range cfg.Problems {
+			if p.Severity == config.SevError && (p.Code == config.CodeSyntax || p.Code == config.CodeIO || p.Code == config.CodeUnknownKind) {
+				fatal = append(fatal, p.Error())
+			}
 		}
 	}
 	if len(fatal) > 0 {
@@ -95,7 +108,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 // lintOptions merges the flags with the nearest .lbctl.yaml: flags given
 // on the command line win; --disable adds to the file's list.
 func lintOptions(cmd *cli.Command) (lint.Options, lint.Severity, error) {
-	var opts lint.Options
+	opts := lint.Options{Strict: cmd.Bool("strict")}
 	wd, err := os.Getwd()
 	if err != nil {
 		wd = "."

@@ -157,3 +157,33 @@ func TestLintSeedFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestLintStrict: a field Envoy wrote into its own dump is not reported by
+// default; --strict restores per-field proto validation.
+func TestLintStrict(t *testing.T) {
+	const dump = "../fixtures/inputs/strict-dump.json"
+	_, out, _ := runLBCTL("lint", "--format", "json", dump)
+	if strings.Contains(out, "LB0003") {
+		t.Errorf("default lint reports LB0003 on an Envoy-written dump:\n%s", out)
+	}
+	_, out, _ = runLBCTL("lint", "--format", "json", "--strict", dump)
+	if !strings.Contains(out, `"rule": "LB0003"`) || !strings.Contains(out, "hidden_envoy_deprecated_tls_context") || !strings.Contains(out, `"line": 8`) {
+		t.Errorf("--strict does not report the unknown field at line 8:\n%s", out)
+	}
+	if _, help, _ := runLBCTL("lint", "--help"); !strings.Contains(help, "--strict") {
+		t.Errorf("lint --help does not document --strict")
+	}
+}
+
+// TestLintGroups: two bootstraps in one directory are two Envoys, so one
+// cluster name in both is no duplicate; --merge checks them as one.
+func TestLintGroups(t *testing.T) {
+	const dir = "../fixtures/inputs/groups"
+	if _, out, _ := runLBCTL("lint", "--format", "json", dir); strings.Contains(out, "LB0012") || strings.Contains(out, "LB0008") {
+		t.Errorf("per-configuration lint reports cross-configuration findings:\n%s", out)
+	}
+	_, out, _ := runLBCTL("lint", "--format", "json", "--merge", dir)
+	if !strings.Contains(out, `"rule": "LB0012"`) || !strings.Contains(out, "edge-b.yaml") {
+		t.Errorf("--merge does not report the duplicate web cluster:\n%s", out)
+	}
+}

@@ -64,6 +64,14 @@ func (p *Pass) ReportSev(sev Severity, pos config.Pos, format string, args ...an
 // by position, after inline suppressions; suppressions nothing used are
 // reported as LB0013 unused-suppression.
 func Run(cfg *config.Config, opts Options) []Finding {
+	return RunGroups([]*config.Config{cfg}, opts)
+}
+
+// RunGroups checks each configuration on its own (cross-resource rules see
+// one configuration only) and returns all findings, suppressed and sorted
+// once. The configurations must come from one config.LoadGroups call, so
+// that they share one Sources.
+func RunGroups(cfgs []*config.Config, opts Options) []Finding {
 	targets := opts.Targets
 	if len(targets) == 0 {
 		targets = []Target{TargetEnvoy}
@@ -74,23 +82,25 @@ func Run(cfg *config.Config, opts Options) []Finding {
 			disabled[r.ID] = true
 		}
 	}
-	sh := newShared(cfg)
-	sh.strict = opts.Strict
 	var raw []Finding
-	for _, r := range Rules() {
-		if disabled[r.ID] || r.Check == nil {
-			continue
-		}
-		for _, t := range targets {
-			if !r.Applies(t) {
+	for _, cfg := range cfgs {
+		sh := newShared(cfg)
+		sh.strict = opts.Strict
+		for _, r := range Rules() {
+			if disabled[r.ID] || r.Check == nil {
 				continue
 			}
-			p := &Pass{Cfg: cfg, Target: t, rule: r, out: &raw, shared: sh}
-			r.Check(p)
+			for _, t := range targets {
+				if !r.Applies(t) {
+					continue
+				}
+				p := &Pass{Cfg: cfg, Target: t, rule: r, out: &raw, shared: sh}
+				r.Check(p)
+			}
 		}
 	}
 	raw = dedupe(raw)
-	kept := suppress(cfg, raw, disabled)
+	kept := suppress(unionFiles(cfgs), raw, disabled)
 	sortFindings(kept)
 	return kept
 }

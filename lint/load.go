@@ -1,6 +1,11 @@
 package lint
 
-import "github.com/lbctl/lbctl/analyze/config"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lbctl/lbctl/analyze/config"
+)
 
 // loadRule reports the loader's problems of one code (config.Problem.Code)
 // as findings, with the problem's own severity: the loader knows whether
@@ -14,8 +19,17 @@ import "github.com/lbctl/lbctl/analyze/config"
 func loadRule(code string) func(p *Pass) {
 	return func(p *Pass) {
 		var unknownTypes []config.Problem
+		// Unless strict, a warning about one unknown field name is
+		// reported once per file, with how often it recurs.
+		type fieldKey struct{ file, field string }
+		fieldSeen := map[fieldKey]int{} // index in p.out
+		fieldCount := map[fieldKey]int{}
 		for _, pr := range p.Cfg.Problems {
-			if pr.Code != code {
+			// An unknown LB extension is an unknown type that lint keeps as
+			// a finding of its own: info unless strict, since the config is
+			// valid and the user has nothing to fix, but explain cannot
+			// model that cluster or route.
+			if pr.Code != code && !(code == config.CodeUnknownType && pr.Code == config.CodeUnknownLBType) {
 				continue
 			}
 			sev := SevError
@@ -32,6 +46,10 @@ func loadRule(code string) func(p *Pass) {
 						continue
 					}
 				case config.CodeUnknownType:
+					if pr.Code == config.CodeUnknownLBType {
+						sev = SevInfo
+						break
+					}
 					unknownTypes = append(unknownTypes, pr)
 					continue
 				case config.CodeReference:
@@ -39,8 +57,23 @@ func loadRule(code string) func(p *Pass) {
 						sev = SevInfo
 					}
 				}
+				if code == config.CodeUnknownField && sev != SevError {
+					k := fieldKey{pr.Pos.File, quoted(pr.Msg)}
+					fieldCount[k]++
+					if _, ok := fieldSeen[k]; ok {
+						continue
+					}
+					p.ReportSev(sev, pr.Pos, "%s", pr.Msg)
+					fieldSeen[k] = len(*p.out) - 1
+					continue
+				}
 			}
 			p.ReportSev(sev, pr.Pos, "%s", pr.Msg)
+		}
+		for k, i := range fieldSeen {
+			if n := fieldCount[k]; n > 1 {
+				(*p.out)[i].Message += fmt.Sprintf(" (%d times in this file; --strict lists each)", n)
+			}
 		}
 		if len(unknownTypes) > 0 {
 			unmodelledSummary(p, unknownTypes)
@@ -50,3 +83,29 @@ func loadRule(code string) func(p *Pass) {
 
 // unusedSuppressionID is the rule Run reports unused suppressions under.
 const unusedSuppressionID = "LB0013"
+
+// unionFiles is a configuration holding only the files of cfgs (each
+// once), for the suppression comments they carry.
+func unionFiles(cfgs []*config.Config) *config.Config {
+	u := &config.Config{Sources: cfgs[0].Sources}
+	seen := map[string]bool{}
+	for _, c := range cfgs {
+		for _, f := range c.Files {
+			if !seen[f] {
+				seen[f] = true
+				u.Files = append(u.Files, f)
+			}
+		}
+	}
+	return u
+}
+
+// quoted is the first double-quoted string of msg (a field or type name).
+func quoted(msg string) string {
+	_, rest, ok := strings.Cut(msg, "\"")
+	if !ok {
+		return msg
+	}
+	name, _, _ := strings.Cut(rest, "\"")
+	return name
+}

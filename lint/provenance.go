@@ -9,50 +9,17 @@ import (
 )
 
 // envoyWritten reports whether file is an admin dump Envoy wrote itself
-// (/config_dump with envoy.admin.*ConfigDump sections). Envoy accepted
-// everything in it, and it spells fields as its own build does
-// (hidden_envoy_deprecated_*, v2 type URLs, zero locality weights of
-// unweighted clusters), so spelling and PGV findings there are not the
-// user's to fix. Decided from the content, never from the file name.
-func (s *shared) envoyWritten(file string) bool {
-	if v, ok := s.written[file]; ok {
-		return v
-	}
-	w := false
-	for _, l := range s.cfg.Sources.Lines(file) {
-		if strings.Contains(l, "type.googleapis.com/envoy.admin.") && strings.Contains(l, "ConfigDump") {
-			w = true
-			break
-		}
-	}
-	s.written[file] = w
-	return w
-}
+// (config.Config.EnvoyWritten). Envoy accepted everything in it, and it
+// spells fields as its own build does (hidden_envoy_deprecated_*, v2 type
+// URLs, zero locality weights of unweighted clusters), so spelling and PGV
+// findings there are not the user's to fix.
+func (s *shared) envoyWritten(file string) bool { return s.cfg.EnvoyWritten(file) }
 
-// partialDump reports whether an Envoy-written dump is provably trimmed:
-// it holds an EDS assignment for a cluster it does not list. Envoy only
-// subscribes to (and dumps) assignments of clusters it has
-// (EdsClusterImpl; EndpointsConfigDump is built from the cluster
-// manager's clusters), so such a dump lost part of its cluster list, and
-// "not defined" findings about it say nothing about the real proxy.
-func (s *shared) partialDump(file string) bool {
-	if !s.envoyWritten(file) {
-		return false
-	}
-	known := map[string]bool{}
-	for _, cl := range s.cfg.Clusters {
-		known[cl.Name()] = true
-		if n := cl.Proto.GetEdsClusterConfig().GetServiceName(); n != "" {
-			known[n] = true
-		}
-	}
-	for _, a := range s.cfg.Assignments {
-		if !known[a.GetClusterName()] && s.cfg.Sources.Pos(a).File == file {
-			return true
-		}
-	}
-	return false
-}
+// partialDump reports whether an Envoy-written dump is provably trimmed
+// (config.Config.Trimmed: it holds an EDS assignment for a cluster it does
+// not list), so "not defined" findings about it say nothing about the real
+// proxy.
+func (s *shared) partialDump(file string) bool { return s.cfg.Trimmed(file) }
 
 // unmodelledSummary folds the loader's unknown-type problems of one file
 // into one info finding naming the skipped types (per-field reporting

@@ -16,12 +16,11 @@ type shared struct {
 	pgv    []*Violation
 	pgvRun bool
 	// strict restores per-field reporting (Options.Strict).
-	strict  bool
-	written map[string]bool
+	strict bool
 }
 
 func newShared(cfg *config.Config) *shared {
-	return &shared{cfg: cfg, models: map[*config.Cluster]*model.Model{}, written: map[string]bool{}}
+	return &shared{cfg: cfg, models: map[*config.Cluster]*model.Model{}}
 }
 
 // Model is model.Of(cfg, cl), cached.

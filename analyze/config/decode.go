@@ -28,6 +28,18 @@ type decoder struct {
 	// lbScope is set inside load-balancing config (clusters, endpoints,
 	// routes, LB extensions), where an unknown field is an error.
 	lbScope bool
+	// lbExt is set below a field whose extension decides load balancing
+	// (lbDeciding), until the Any it leads to.
+	lbExt bool
+}
+
+// lbDeciding are the fields whose typed extension decides how a cluster
+// picks hosts or a route picks a cluster.
+var lbDeciding = map[protoreflect.FullName]bool{
+	"envoy.config.cluster.v3.LoadBalancingPolicy.Policy.typed_extension_config": true,
+	"envoy.config.cluster.v3.Cluster.CustomClusterType.typed_config":            true,
+	"envoy.config.route.v3.RouteAction.inline_cluster_specifier_plugin":         true,
+	"envoy.config.route.v3.RouteConfiguration.cluster_specifier_plugins":        true,
 }
 
 // inLBScope reports whether a message belongs to load-balancing config.
@@ -119,6 +131,10 @@ func (d *decoder) unknownField(k *yaml.Node, desc protoreflect.MessageDescriptor
 }
 
 func (d *decoder) field(k, v *yaml.Node, m protoreflect.Message, fd protoreflect.FieldDescriptor) {
+	if lbDeciding[fd.FullName()] && !d.lbExt {
+		d.lbExt = true
+		defer func() { d.lbExt = false }()
+	}
 	switch {
 	case fd.IsMap():
 		if v.Kind != yaml.MappingNode {

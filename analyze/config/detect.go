@@ -2,6 +2,9 @@ package config
 
 import "go.yaml.in/yaml/v3"
 
+// kindEgctl is `egctl x translate` output: one config dump per gateway.
+const kindEgctl = "egctl"
+
 // detectKind guesses a document's kind from its top-level keys, accepting
 // snake_case and camelCase spellings. "list" is a sequence whose items are
 // detected one by one, "typed" a resource carrying its own "@type".
@@ -20,6 +23,12 @@ func detectKind(n *yaml.Node) string {
 	switch {
 	case has("@type"):
 		return "typed"
+	case egctlDumps(n) != nil:
+		return kindEgctl
+	case isKubernetes(n):
+		return kindKubernetes
+	case isResourceMap(n):
+		return kindResourceMap
 	case wrapped(n):
 		return "typed"
 	case has("configs"):
@@ -34,6 +43,10 @@ func detectKind(n *yaml.Node) string {
 		"cluster_manager", "clusterManager", "layered_runtime", "layeredRuntime", "admin", "node"):
 		return KindBootstrap
 	case has("cluster_name", "clusterName") && !has("type", "lb_policy", "lbPolicy"):
+		return KindEndpoints
+	case has("endpoints", "named_endpoints", "namedEndpoints") && !has("name", "type", "lb_policy", "lbPolicy"):
+		// A ClusterLoadAssignment without its cluster_name: read it, so
+		// that the missing name is reported, not "not an Envoy resource".
 		return KindEndpoints
 	case has("virtual_hosts", "virtualHosts"):
 		return KindRoutes
@@ -58,4 +71,27 @@ func wrapped(n *yaml.Node) bool {
 		}
 	}
 	return false
+}
+
+// egctlDumps returns the per-gateway config dumps of `egctl x translate`
+// output, {xds: {<namespace>/<gateway>: <config dump or dump section>}},
+// or nil for another shape. Other top-level keys of that output are
+// Gateway API resources and Envoy Gateway's IR, not Envoy config.
+func egctlDumps(n *yaml.Node) []*yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	x, _ := mapGet(n, "xds")
+	if x = resolve(x); x == nil || x.Kind != yaml.MappingNode || len(x.Content) == 0 {
+		return nil
+	}
+	var out []*yaml.Node
+	for i := 1; i < len(x.Content); i += 2 {
+		v := resolve(x.Content[i])
+		if v.Kind != yaml.MappingNode {
+			return nil
+		}
+		out = append(out, v)
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	"go.yaml.in/yaml/v3"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 )
 
@@ -27,6 +28,14 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 	case "list":
 		for _, item := range n.Content {
 			l.document(file, item, "")
+		}
+	case kindResourceMap:
+		l.resourceMap(file, n)
+	case kindKubernetes:
+		l.kubernetes(file, n)
+	case kindEgctl:
+		for _, d := range egctlDumps(n) {
+			l.document(file, d, "")
 		}
 	case "typed":
 		if wrapped(n) {
@@ -88,9 +97,7 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 	case KindConfigDump:
 		cd := &adminv3.ConfigDump{}
 		l.decode(file, n, cd, true)
-		for _, a := range cd.GetConfigs() {
-			l.typed(file, a)
-		}
+		l.configDump(file, cd)
 	case KindAdmin:
 		cs := &adminv3.Clusters{}
 		l.decode(file, n, cs, true)
@@ -137,20 +144,48 @@ func (l *loader) typed(file string, a *anypb.Any) {
 	case *endpointv3.ClusterLoadAssignment:
 		l.cfg.Assignments = append(l.cfg.Assignments, m)
 	case *routev3.RouteConfiguration:
-		l.cfg.Routes = append(l.cfg.Routes, m)
+		l.addRoutes(m, l.rank)
 	case *listenerv3.Listener:
 		l.addListener(m)
 	case *bootstrapv3.Bootstrap:
 		l.addBootstrap(file, m)
+	case *adminv3.ConfigDump:
+		l.configDump(file, m)
+	case *adminv3.BootstrapConfigDump, *adminv3.ClustersConfigDump, *adminv3.EndpointsConfigDump,
+		*adminv3.ListenersConfigDump, *adminv3.RoutesConfigDump:
+		if l.dump == nil {
+			// A dump section saved alone (egctl writes one per gateway):
+			// its resources are still named once each.
+			l.configDump(file, &adminv3.ConfigDump{Configs: []*anypb.Any{a}})
+			return
+		}
+		l.dumpSection(file, m)
+	case *adminv3.Clusters:
+		l.addLiveHealth(m)
+	}
+}
+
+// dumpSection reads one section of an admin config_dump.
+func (l *loader) dumpSection(file string, m proto.Message) {
+	switch m := m.(type) {
 	case *adminv3.BootstrapConfigDump:
 		l.addBootstrap(file, m.GetBootstrap())
 	case *adminv3.ClustersConfigDump:
-		for _, c := range m.GetStaticClusters() {
-			l.typed(file, c.GetCluster())
-		}
-		for _, c := range m.GetDynamicActiveClusters() {
-			l.typed(file, c.GetCluster())
-		}
+		l.withRank(rankStatic, func() {
+			for _, c := range m.GetStaticClusters() {
+				l.typed(file, c.GetCluster())
+			}
+		})
+		l.withRank(rankWarming, func() {
+			for _, c := range m.GetDynamicWarmingClusters() {
+				l.typed(file, c.GetCluster())
+			}
+		})
+		l.withRank(rankActive, func() {
+			for _, c := range m.GetDynamicActiveClusters() {
+				l.typed(file, c.GetCluster())
+			}
+		})
 	case *adminv3.EndpointsConfigDump:
 		for _, e := range m.GetStaticEndpointConfigs() {
 			l.typed(file, e.GetEndpointConfig())
@@ -159,20 +194,44 @@ func (l *loader) typed(file string, a *anypb.Any) {
 			l.typed(file, e.GetEndpointConfig())
 		}
 	case *adminv3.ListenersConfigDump:
-		for _, li := range m.GetStaticListeners() {
-			l.typed(file, li.GetListener())
-		}
+		l.withRank(rankStatic, func() {
+			for _, li := range m.GetStaticListeners() {
+				l.typed(file, li.GetListener())
+			}
+		})
 		for _, li := range m.GetDynamicListeners() {
-			l.typed(file, li.GetActiveState().GetListener())
+			l.withRank(rankWarming, func() {
+				l.typed(file, li.GetDrainingState().GetListener())
+				l.typed(file, li.GetWarmingState().GetListener())
+			})
+			l.withRank(rankActive, func() { l.typed(file, li.GetActiveState().GetListener()) })
 		}
 	case *adminv3.RoutesConfigDump:
 		for _, r := range m.GetStaticRouteConfigs() {
-			l.typed(file, r.GetRouteConfig())
+			if rc, ok := l.cfg.Sources.Unpacked(r.GetRouteConfig()).(*routev3.RouteConfiguration); ok {
+				l.addRoutes(rc, rankStatic)
+			}
 		}
 		for _, r := range m.GetDynamicRouteConfigs() {
-			l.typed(file, r.GetRouteConfig())
+			if rc, ok := l.cfg.Sources.Unpacked(r.GetRouteConfig()).(*routev3.RouteConfiguration); ok {
+				l.addRoutes(rc, rankActive)
+			}
 		}
-	case *adminv3.Clusters:
-		l.addLiveHealth(m)
 	}
+}
+
+// configDump reads one admin /config_dump, each resource once (dump.go).
+func (l *loader) configDump(file string, cd *adminv3.ConfigDump) {
+	if l.cfg.written == nil {
+		l.cfg.written = map[string]bool{}
+	}
+	l.cfg.written[file] = true
+	outer := l.dump
+	l.dump = &dumpScope{}
+	for _, a := range cd.GetConfigs() {
+		l.typed(file, a)
+	}
+	d := l.dump
+	l.dump = outer
+	l.flushDump(file, d)
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	adminv3 "github.com/envoyproxy/go-control-plane/envoy/admin/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
@@ -35,6 +36,48 @@ func init() {
 		"envoy.config.trace.v3.Tracing.Http":                                     {"config": ignored("typed_config")},
 		"envoy.config.listener.v3.FilterChain":                                   {"tls_context": ignored("transport_socket"), "tlsContext": ignored("transport_socket")},
 		"envoy.config.core.v3.HealthCheck.HttpHealthCheck":                       {"service_name": ignored("service_name_matcher")},
+		"envoy.admin.v3.ListenersConfigDump": {
+			"dynamic_active_listeners": v2Listeners(active), "dynamicActiveListeners": v2Listeners(active),
+			"dynamic_warming_listeners": v2Listeners(warming), "dynamicWarmingListeners": v2Listeners(warming),
+			"dynamic_draining_listeners": v2Listeners(draining), "dynamicDrainingListeners": v2Listeners(draining),
+		},
+	}
+}
+
+type listenerState int
+
+const (
+	active listenerState = iota
+	warming
+	draining
+)
+
+// v2Listeners reads a v2alpha ListenersConfigDump list
+// (dynamic_active_listeners: [{version_info, listener, last_updated}]) as
+// the v3 dynamic_listeners entry in that state. An old Envoy wrote it, so
+// it is read fully and without a warning.
+func v2Listeners(state listenerState) func(d *decoder, k, v *yaml.Node, m protoreflect.Message) {
+	return func(d *decoder, k, v *yaml.Node, m protoreflect.Message) {
+		if v.Kind != yaml.SequenceNode {
+			d.errorf(v, CodeType, "expected a list for \""+k.Value+"\", found "+kindName(v))
+			return
+		}
+		dump := m.Interface().(*adminv3.ListenersConfigDump)
+		for _, item := range v.Content {
+			st := &adminv3.ListenersConfigDump_DynamicListenerState{}
+			d.message(resolve(item), st.ProtoReflect())
+			dl := &adminv3.ListenersConfigDump_DynamicListener{}
+			d.src.record(dl, d.file, item)
+			switch state {
+			case active:
+				dl.ActiveState = st
+			case warming:
+				dl.WarmingState = st
+			default:
+				dl.DrainingState = st
+			}
+			dump.DynamicListeners = append(dump.DynamicListeners, dl)
+		}
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
@@ -51,8 +50,25 @@ type Config struct {
 	// (unknown extension types, v2 syntax) do not.
 	Problems Problems
 
-	byName map[string]*Cluster
+	// Partial names the clusters whose EDS assignments an Envoy-written
+	// dump holds but whose clusters it does not list: Envoy only dumps
+	// assignments of clusters it has (EdsClusterImpl subscribes per
+	// cluster), so such a dump was trimmed and lost part of its clusters.
+	Partial []string
+
+	byName  map[string]*Cluster
+	written map[string]bool
+	trimmed map[string]bool
 }
+
+// Trimmed reports whether file is an Envoy-written dump that provably lost
+// part of its clusters (see Partial): "not defined" there says nothing
+// about the real proxy.
+func (c *Config) Trimmed(file string) bool { return c.trimmed[file] }
+
+// EnvoyWritten reports whether file holds an admin config_dump (or a
+// section of one): Envoy wrote it, and accepted everything in it.
+func (c *Config) EnvoyWritten(file string) bool { return c.written[file] }
 
 // Cluster is one loaded cluster with its endpoints resolved.
 type Cluster struct {
@@ -90,24 +106,6 @@ type Input struct {
 	Data []byte
 }
 
-// Load reads inputs as one configuration. kind forces the document kind
-// ("" detects it). The returned Config is never nil; its Problems hold every
-// problem found, and the returned error is non-nil when a file could not be
-// read or parsed as Envoy config (the errors among Problems).
-func Load(inputs []Input, kind string) (*Config, error) {
-	cfg := &Config{Sources: newSources(), byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
-	l := &loader{cfg: cfg, kind: kind}
-	for _, in := range inputs {
-		l.input(in)
-	}
-	l.link()
-	cfg.Problems.Sort()
-	if errs := cfg.Problems.Errors(); len(errs) > 0 {
-		return cfg, errs
-	}
-	return cfg, nil
-}
-
 // LoadBytes reads one in-memory document stream named file.
 func LoadBytes(file string, data []byte, kind string) (*Config, error) {
 	cfg := &Config{Sources: newSources(), byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
@@ -125,6 +123,10 @@ type loader struct {
 	cfg     *Config
 	kind    string
 	pending []*pendingCluster
+	// dump collects the resources of the config_dump being read, ranked
+	// by where they stand in it (rank).
+	dump *dumpScope
+	rank int
 }
 
 type pendingCluster struct {
@@ -134,56 +136,7 @@ type pendingCluster struct {
 
 func (l *loader) problem(p Problem) { l.cfg.Problems = append(l.cfg.Problems, p) }
 
-func (l *loader) input(in Input) {
-	if in.Data != nil {
-		l.data(in.Path, in.Data)
-		return
-	}
-	if in.Path == "-" {
-		r := in.Stdin
-		if r == nil {
-			r = os.Stdin
-		}
-		data, err := io.ReadAll(r)
-		if err != nil {
-			l.problem(Problem{Pos: Pos{File: "<stdin>"}, Code: CodeIO, Msg: "cannot read standard input: " + err.Error()})
-			return
-		}
-		l.data("<stdin>", data)
-		return
-	}
-	st, err := os.Stat(in.Path)
-	if err != nil {
-		l.problem(Problem{Pos: Pos{File: in.Path}, Code: CodeIO, Msg: ioMessage(err)})
-		return
-	}
-	if !st.IsDir() {
-		l.file(in.Path)
-		return
-	}
-	var files []string
-	err = filepath.WalkDir(in.Path, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			l.problem(Problem{Pos: Pos{File: p}, Code: CodeIO, Msg: ioMessage(err)})
-			return nil
-		}
-		if !d.IsDir() && IsConfigFile(p) {
-			files = append(files, p)
-		}
-		return nil
-	})
-	if err != nil {
-		l.problem(Problem{Pos: Pos{File: in.Path}, Code: CodeIO, Msg: ioMessage(err)})
-	}
-	sort.Strings(files)
-	if len(files) == 0 {
-		l.problem(Problem{Pos: Pos{File: in.Path}, Severity: SevWarning, Code: CodeIO, Msg: "directory has no .yaml, .yml or .json file"})
-	}
-	for _, f := range files {
-		l.file(f)
-	}
-}
-
+// IsConfigFile reports a file name lbctl reads in a directory.
 func IsConfigFile(p string) bool {
 	switch strings.ToLower(filepath.Ext(p)) {
 	case ".yaml", ".yml", ".json":
@@ -214,15 +167,6 @@ func asPathError(err error, pe **fs.PathError) bool {
 	return ok
 }
 
-func (l *loader) file(path string) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		l.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: ioMessage(err)})
-		return
-	}
-	l.data(path, data)
-}
-
 func (l *loader) data(file string, data []byte) {
 	l.cfg.Files = append(l.cfg.Files, file)
 	l.cfg.Sources.addFile(file, data)
@@ -248,6 +192,10 @@ func (l *loader) decode(file string, n *yaml.Node, m proto.Message, lenient bool
 }
 
 func (l *loader) addCluster(file string, c *clusterv3.Cluster) {
+	if l.dump != nil {
+		l.dump.clusters.add(c.GetName(), c, l.rank)
+		return
+	}
 	l.pending = append(l.pending, &pendingCluster{c: c, file: file})
 }
 
@@ -256,18 +204,24 @@ func (l *loader) addBootstrap(file string, b *bootstrapv3.Bootstrap) {
 		return
 	}
 	l.cfg.Bootstraps = append(l.cfg.Bootstraps, b)
-	for _, c := range b.GetStaticResources().GetClusters() {
-		l.addCluster(file, c)
-	}
-	for _, li := range b.GetStaticResources().GetListeners() {
-		l.addListener(li)
-	}
+	l.withRank(rankBootstrap, func() {
+		for _, c := range b.GetStaticResources().GetClusters() {
+			l.addCluster(file, c)
+		}
+		for _, li := range b.GetStaticResources().GetListeners() {
+			l.addListener(li)
+		}
+	})
 }
 
 // addListener keeps the listener and the route configs inlined in its HTTP
 // connection managers.
 func (l *loader) addListener(li *listenerv3.Listener) {
-	l.cfg.Listeners = append(l.cfg.Listeners, li)
+	if l.dump != nil {
+		l.dump.listeners.add(li.GetName(), li, l.rank)
+	} else {
+		l.cfg.Listeners = append(l.cfg.Listeners, li)
+	}
 	chains := append([]*listenerv3.FilterChain{}, li.GetFilterChains()...)
 	if li.GetDefaultFilterChain() != nil {
 		chains = append(chains, li.GetDefaultFilterChain())
@@ -276,11 +230,20 @@ func (l *loader) addListener(li *listenerv3.Listener) {
 		for _, f := range fc.GetFilters() {
 			if hcm, ok := l.cfg.Sources.Unpacked(f.GetTypedConfig()).(*hcmv3.HttpConnectionManager); ok {
 				if rc := hcm.GetRouteConfig(); rc != nil {
-					l.cfg.Routes = append(l.cfg.Routes, rc)
+					l.addRoutes(rc, rankInline)
 				}
 			}
 		}
 	}
+}
+
+// addRoutes keeps a route configuration; rank orders it inside a dump.
+func (l *loader) addRoutes(r *routev3.RouteConfiguration, rank int) {
+	if l.dump != nil {
+		l.dump.routes.add(r.GetName(), r, rank)
+		return
+	}
+	l.cfg.Routes = append(l.cfg.Routes, r)
 }
 
 // link joins the pieces: cluster names, EDS assignments, live health.
@@ -317,11 +280,25 @@ func (l *loader) link() {
 	}
 	for _, a := range l.cfg.Assignments {
 		l.checkAssignment(a)
+		if a.GetClusterName() == "" {
+			// Envoy rejects it (cluster_name: min_len 1; lint LB1015), and
+			// EDS could not join it to any cluster.
+			l.problem(Problem{Pos: src.Pos(a), Severity: SevInfo, Code: CodeReference,
+				Msg: "ClusterLoadAssignment has no cluster_name, so it belongs to no cluster; its endpoints are not used"})
+			continue
+		}
 		cl := byService[a.GetClusterName()]
 		if cl == nil {
 			cl = l.cfg.byName[a.GetClusterName()]
 		}
 		if cl == nil {
+			if file := src.Pos(a).File; l.cfg.EnvoyWritten(file) {
+				if l.cfg.trimmed == nil {
+					l.cfg.trimmed = map[string]bool{}
+				}
+				l.cfg.trimmed[file] = true
+				l.cfg.Partial = append(l.cfg.Partial, a.GetClusterName())
+			}
 			if len(l.cfg.Clusters) > 0 {
 				l.problem(Problem{Pos: src.FieldPos(a, "cluster_name"), Severity: SevWarning, Code: CodeReference,
 					Msg: fmt.Sprintf("ClusterLoadAssignment for %q matches no loaded cluster", a.GetClusterName())})

@@ -53,11 +53,15 @@ func (p Problem) Error() string { return p.Pos.String() + ": " + p.Msg }
 
 // Problem codes.
 const (
-	CodeSyntax        = "syntax"         // YAML/JSON does not parse
-	CodeDuplicateKey  = "duplicate-key"  // a mapping repeats a key
-	CodeUnknownField  = "unknown-field"  // a key the proto does not have
-	CodeType          = "type"           // a value of the wrong type
-	CodeUnknownType   = "unknown-type"   // an Any whose @type is not linked in
+	CodeSyntax       = "syntax"        // YAML/JSON does not parse
+	CodeDuplicateKey = "duplicate-key" // a mapping repeats a key
+	CodeUnknownField = "unknown-field" // a key the proto does not have
+	CodeType         = "type"          // a value of the wrong type
+	CodeUnknownType  = "unknown-type"  // an Any whose @type is not linked in
+	// CodeUnknownLBType is an unknown @type where it decides load
+	// balancing (an LB policy, a custom cluster type, a cluster specifier
+	// plugin): lbctl cannot model how that traffic is spread.
+	CodeUnknownLBType = "unknown-lb-type"
 	CodeLegacy        = "legacy"         // v2-era syntax read through a translation
 	CodeUnknownKind   = "unknown-kind"   // a document that is no known Envoy resource
 	CodeReference     = "reference"      // a reference to something not loaded

@@ -54,6 +54,10 @@ func QuickClusterNames(paths []string) []string {
 					visit(n.Content[i+1], depth+1)
 				}
 			}
+			// egctl's {xds: {<ns>/<gateway>: dump}}: keys are gateway names.
+			for _, d := range egctlDumps(n) {
+				visit(d, depth+1)
+			}
 		}
 	}
 	for _, p := range paths {
@@ -103,7 +107,8 @@ var clusterContainers = map[string]bool{
 	"clusters": true, "static_resources": true, "staticResources": true, "resources": true,
 	"resource": true, "configs": true, "static_clusters": true, "staticClusters": true,
 	"dynamic_active_clusters": true, "dynamicActiveClusters": true, "cluster": true,
-	"bootstrap": true,
+	"bootstrap": true, "Clusters": true, "dynamic_warming_clusters": true, "dynamicWarmingClusters": true,
+	"spec": true, "items": true, // Cilium(Clusterwide)EnvoyConfig, Kubernetes List
 	// CSDS answers: config[].generic_xds_configs[].xds_config, and the
 	// per-xDS cluster_config dumps.
 	"config": true, "generic_xds_configs": true, "genericXdsConfigs": true, "xds_config": true,

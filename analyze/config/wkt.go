@@ -173,9 +173,15 @@ func decodeAny(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 		return true
 	}
 	a := m.Interface().(*anypb.Any)
+	lbExt := d.lbExt
+	if lbExt { // the payload's own extensions decide nothing about LB
+		d.lbExt = false
+		defer func() { d.lbExt = true }()
+	}
 	tn, tk := mapGet(n, "@type")
 	var mt protoreflect.MessageType
 	var legacy, url string
+	untyped := false
 	switch {
 	case tn != nil:
 		url = tn.Value
@@ -189,17 +195,26 @@ func decodeAny(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 		url = "type.googleapis.com/" + legacy
 		mt, _ = resolveType(legacy)
 		tn = n
+		untyped = true
 	default:
 		d.errorf(n, CodeType, "typed config has no \"@type\"")
 		return true
 	}
 	a.TypeUrl = url
 	if mt == nil {
-		d.problem(tn, SevWarning, CodeUnknownType, "unknown type \""+url+"\": lbctl does not know this extension, so its settings are not checked")
+		if lbExt {
+			d.problem(tn, SevWarning, CodeUnknownLBType, "unknown load-balancing extension \""+url+"\": lbctl cannot model how it spreads traffic, so explain and lint say nothing about it")
+		} else {
+			d.problem(tn, SevWarning, CodeUnknownType, "unknown type \""+url+"\": lbctl does not know this extension, so its settings are not checked")
+		}
 		return true
 	}
 	if legacy != "" {
-		d.problem(tn, SevWarning, CodeLegacy, "\""+url+"\" is v2; read as "+legacy)
+		msg := "\"" + url + "\" is v2; read as " + legacy
+		if untyped {
+			msg = "a plain message without \"@type\" (v2alpha admin dump); read as " + legacy
+		}
+		d.problem(tn, SevWarning, CodeLegacy, msg)
 		a.TypeUrl = "type.googleapis.com/" + legacy
 	}
 	payload := mt.New()

@@ -1,0 +1,228 @@
+package config
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// LoadGroups reads inputs as separate configurations, the way they were
+// produced: each bootstrap or admin config_dump document is one Envoy's
+// whole configuration, so it is its own; loose xDS resources (clusters,
+// assignments, routes, listeners, discovery responses, wrappers of them)
+// from one directory form one, as a control plane writes them; merge puts
+// everything into one. All configurations share one Sources. The slice is
+// never empty; the error holds the errors of every configuration.
+func LoadGroups(inputs []Input, kind string, merge bool) ([]*Config, error) {
+	r := &reader{src: newSources(), kind: kind, merge: merge, byKey: map[string]*group{}}
+	for _, in := range inputs {
+		r.input(in)
+	}
+	if len(r.groups) == 0 {
+		r.group("")
+	}
+	var cfgs []*Config
+	var errs Problems
+	for _, g := range r.groups {
+		cfg := g.load(r.src, kind)
+		errs = append(errs, cfg.Problems.Errors()...)
+		cfgs = append(cfgs, cfg)
+	}
+	if len(errs) > 0 {
+		errs.Sort()
+		return cfgs, errs
+	}
+	return cfgs, nil
+}
+
+// Load reads inputs as one configuration. kind forces the document kind
+// ("" detects it). The returned Config is never nil; its Problems hold every
+// problem found, and the returned error is non-nil when a file could not be
+// read or parsed as Envoy config (the errors among Problems).
+func Load(inputs []Input, kind string) (*Config, error) {
+	cfgs, err := LoadGroups(inputs, kind, true)
+	return cfgs[0], err
+}
+
+// reader reads files and sorts their documents into groups.
+type reader struct {
+	src    *Sources
+	kind   string
+	merge  bool
+	groups []*group
+	byKey  map[string]*group
+}
+
+// group is the documents (and file problems) of one configuration.
+type group struct {
+	files []string
+	seen  map[string]bool
+	docs  []unit
+	probs Problems
+}
+
+type unit struct {
+	file string
+	node *yaml.Node
+}
+
+func (r *reader) group(key string) *group {
+	if r.merge {
+		key = ""
+	}
+	g := r.byKey[key]
+	if g == nil {
+		g = &group{seen: map[string]bool{}}
+		r.byKey[key] = g
+		r.groups = append(r.groups, g)
+	}
+	return g
+}
+
+func (g *group) addFile(file string) {
+	if !g.seen[file] {
+		g.seen[file] = true
+		g.files = append(g.files, file)
+	}
+}
+
+// looseKey is the group of loose resources of file's directory.
+func looseKey(file string) string { return "dir:" + filepath.Dir(file) }
+
+// problem files p under file's directory group.
+func (r *reader) problem(p Problem) {
+	g := r.group(looseKey(p.Pos.File))
+	g.addFile(p.Pos.File)
+	g.probs = append(g.probs, p)
+}
+
+func (r *reader) input(in Input) {
+	if in.Data != nil {
+		r.data(in.Path, in.Data)
+		return
+	}
+	if in.Path == "-" {
+		rd := in.Stdin
+		if rd == nil {
+			rd = os.Stdin
+		}
+		data, err := io.ReadAll(rd)
+		if err != nil {
+			r.problem(Problem{Pos: Pos{File: "<stdin>"}, Code: CodeIO, Msg: "cannot read standard input: " + err.Error()})
+			return
+		}
+		r.data("<stdin>", data)
+		return
+	}
+	st, err := os.Stat(in.Path)
+	if err != nil {
+		r.problem(Problem{Pos: Pos{File: in.Path}, Code: CodeIO, Msg: ioMessage(err)})
+		return
+	}
+	if !st.IsDir() {
+		r.file(in.Path)
+		return
+	}
+	var files []string
+	err = filepath.WalkDir(in.Path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			r.problem(Problem{Pos: Pos{File: p}, Code: CodeIO, Msg: ioMessage(err)})
+			return nil
+		}
+		if !d.IsDir() && IsConfigFile(p) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		r.problem(Problem{Pos: Pos{File: in.Path}, Code: CodeIO, Msg: ioMessage(err)})
+	}
+	sort.Strings(files)
+	if len(files) == 0 {
+		r.problem(Problem{Pos: Pos{File: in.Path}, Severity: SevWarning, Code: CodeIO, Msg: "directory has no .yaml, .yml or .json file"})
+	}
+	for _, f := range files {
+		r.file(f)
+	}
+}
+
+func (r *reader) file(path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: ioMessage(err)})
+		return
+	}
+	r.data(path, data)
+}
+
+// data parses one file and files each document under its configuration.
+// The file's own problems (syntax) go with its first document.
+func (r *reader) data(file string, data []byte) {
+	r.src.addFile(file, data)
+	docs, probs := parseDocuments(file, data)
+	var first *group
+	for i, doc := range docs {
+		units, own := r.split(file, doc)
+		for j, u := range units {
+			key := looseKey(file)
+			if own || r.standalone(u.node) {
+				key = file + "#" + strconv.Itoa(i) + "." + strconv.Itoa(j)
+			}
+			g := r.group(key)
+			g.addFile(file)
+			g.docs = append(g.docs, u)
+			if first == nil {
+				first = g
+			}
+		}
+	}
+	if first == nil {
+		first = r.group(looseKey(file))
+		first.addFile(file)
+		if len(probs) == 0 {
+			probs = append(probs, Problem{Pos: Pos{File: file, Line: 1, Col: 1}, Severity: SevWarning, Code: CodeUnknownKind, Msg: "file has no document"})
+		}
+	}
+	first.probs = append(first.probs, probs...)
+}
+
+// split gives the documents of one YAML document that are configurations
+// of their own (own): each gateway's config dump in egctl's `x translate`
+// output.
+func (r *reader) split(file string, doc *yaml.Node) (units []unit, own bool) {
+	if r.kind == "" {
+		if dumps := egctlDumps(resolve(doc)); dumps != nil {
+			for _, d := range dumps {
+				units = append(units, unit{file, d})
+			}
+			return units, true
+		}
+	}
+	return []unit{{file, doc}}, false
+}
+
+// standalone reports a document that is one Envoy's whole configuration.
+func (r *reader) standalone(n *yaml.Node) bool {
+	kind := r.kind
+	if kind == "" {
+		kind = detectKind(resolve(n))
+	}
+	return kind == KindBootstrap || kind == KindConfigDump
+}
+
+// load reads the group's documents as one configuration.
+func (g *group) load(src *Sources, kind string) *Config {
+	cfg := &Config{Sources: src, Files: g.files, Problems: g.probs, byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
+	l := &loader{cfg: cfg, kind: kind}
+	for _, u := range g.docs {
+		l.document(u.file, u.node, kind)
+	}
+	l.link()
+	cfg.Problems.Sort()
+	return cfg
+}

@@ -1,0 +1,140 @@
+package config
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Wrappers that control planes and Kubernetes put around xDS resources.
+const (
+	// kindResourceMap is a mapping keyed by resource kind: kgateway's
+	// translator output (Clusters:, Listeners:, Routes:) and Gloo's
+	// snapshots (clusters:, endpoints:, listeners:, routes:).
+	kindResourceMap = "resource_map"
+	// kindKubernetes is a Kubernetes object (apiVersion + kind): a Cilium
+	// (Clusterwide)EnvoyConfig, or a List of objects.
+	kindKubernetes = "kubernetes"
+)
+
+// resourceMapKinds are the keys of a resource-kind map, by lower-case
+// spelling, with the kind of each list item.
+var resourceMapKinds = map[string]string{
+	"clusters":  KindCluster,
+	"endpoints": KindEndpoints,
+	"listeners": KindListener,
+	"routes":    KindRoutes,
+}
+
+// resourceMapSkipped are keys of such maps that hold no load-balancing
+// config: TLS secrets, and the Gateway API statuses kgateway writes beside
+// the resources. They are not read.
+var resourceMapSkipped = map[string]bool{"secrets": true, "statuses": true}
+
+// isResourceMap reports a mapping with at least one resource-kind key
+// holding a list, and no "name" (a cluster has a name, a map does not).
+func isResourceMap(n *yaml.Node) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
+	}
+	if v, _ := mapGet(n, "name"); v != nil {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, v := strings.ToLower(n.Content[i].Value), resolve(n.Content[i+1])
+		if _, ok := resourceMapKinds[key]; !ok || v.Kind != yaml.SequenceNode {
+			continue
+		}
+		if key == "endpoints" && len(v.Content) > 0 && isLocalityGroup(v.Content[0]) {
+			continue // a ClusterLoadAssignment's own endpoints (its cluster_name missing)
+		}
+		return true
+	}
+	return false
+}
+
+// isLocalityGroup reports a LocalityLbEndpoints mapping.
+func isLocalityGroup(n *yaml.Node) bool {
+	v, _ := mapGet(n, "lb_endpoints", "lbEndpoints", "locality", "priority", "load_balancing_weight", "loadBalancingWeight", "leds_cluster_locality_config", "ledsClusterLocalityConfig")
+	return v != nil
+}
+
+// resourceMap reads every key of a resource-kind map; a key it does not
+// know is one error naming what was expected, never a silent skip.
+func (l *loader) resourceMap(file string, n *yaml.Node) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolve(n.Content[i+1])
+		key := strings.ToLower(k.Value)
+		if resourceMapSkipped[key] {
+			continue
+		}
+		kind, ok := resourceMapKinds[key]
+		if !ok {
+			l.problem(Problem{Pos: nodePos(file, k), Code: CodeUnknownKind,
+				Msg: "\"" + k.Value + "\" is not a resource kind lbctl reads in a map of resources; expected clusters, endpoints, listeners or routes (any case)"})
+			continue
+		}
+		if isNull(v) {
+			continue
+		}
+		if v.Kind != yaml.SequenceNode {
+			l.problem(Problem{Pos: nodePos(file, v), Code: CodeType, Msg: "expected a list under \"" + k.Value + "\", found " + kindName(v)})
+			continue
+		}
+		for _, item := range v.Content {
+			item = resolve(item)
+			if t, _ := mapGet(item, "@type"); t != nil {
+				l.document(file, item, "typed")
+				continue
+			}
+			l.document(file, item, kind)
+		}
+	}
+}
+
+// isKubernetes reports a Kubernetes object: apiVersion and kind.
+func isKubernetes(n *yaml.Node) bool {
+	a, _ := mapGet(n, "apiVersion")
+	k, _ := mapGet(n, "kind")
+	return a != nil && k != nil && a.Kind == yaml.ScalarNode && k.Kind == yaml.ScalarNode
+}
+
+// kubernetes reads a Cilium(Clusterwide)EnvoyConfig (spec.resources: typed
+// xDS resources) or a List of objects (items:, each read on its own).
+// Any other Kubernetes kind is one error saying what lbctl reads.
+func (l *loader) kubernetes(file string, n *yaml.Node) {
+	kindNode, _ := mapGet(n, "kind")
+	api, _ := mapGet(n, "apiVersion")
+	switch kind := kindNode.Value; {
+	case strings.HasSuffix(kind, "List"):
+		items, _ := mapGet(n, "items")
+		if items == nil || isNull(items) {
+			return
+		}
+		if items.Kind != yaml.SequenceNode {
+			l.problem(Problem{Pos: nodePos(file, items), Code: CodeType, Msg: "expected a list under \"items\", found " + kindName(items)})
+			return
+		}
+		for _, item := range items.Content {
+			l.document(file, item, "")
+		}
+	case (kind == "CiliumEnvoyConfig" || kind == "CiliumClusterwideEnvoyConfig") && strings.HasPrefix(api.Value, "cilium.io/"):
+		spec, _ := mapGet(n, "spec")
+		res, _ := mapGet(spec, "resources")
+		if res == nil || res.Kind != yaml.SequenceNode {
+			l.problem(Problem{Pos: nodePos(file, kindNode), Code: CodeUnknownKind, Msg: kind + " has no spec.resources list of xDS resources"})
+			return
+		}
+		for _, item := range res.Content {
+			item = resolve(item)
+			if t, _ := mapGet(item, "@type"); t == nil {
+				l.problem(Problem{Pos: nodePos(file, item), Code: CodeUnknownKind, Msg: kind + " spec.resources item has no \"@type\"; expected a typed xDS resource (Cluster, ClusterLoadAssignment, Listener, RouteConfiguration)"})
+				continue
+			}
+			l.document(file, item, "typed")
+		}
+	default:
+		l.problem(Problem{Pos: nodePos(file, kindNode), Code: CodeUnknownKind,
+			Msg: "Kubernetes " + api.Value + " " + kind + " is not Envoy config lbctl reads; expected a CiliumEnvoyConfig, a CiliumClusterwideEnvoyConfig, or a List of them"})
+	}
+}
