@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/explain"
@@ -35,6 +36,8 @@ Examples:
 			&cli.StringFlag{Name: "local-cluster", Usage: "the local cluster for zone-aware routing (default: cluster_manager.local_cluster_name)"},
 			&cli.StringFlag{Name: "zone", Usage: "this Envoy's locality REGION/ZONE[/SUB_ZONE] (default: the bootstrap's node.locality)"},
 			&cli.StringSliceFlag{Name: "active-requests", Usage: "ADDRESS=N active requests on a host, for least request (repeatable)"},
+			&cli.StringSliceFlag{Name: "host-age", Usage: "what-if: ADDRESS=DURATION since the host became healthy, for slow start (repeatable; e.g. 10.0.0.1:80=30s)"},
+			&cli.StringSliceFlag{Name: "host-weight", Usage: "what-if: ADDRESS=W a client-side WRR weight as if reported by ORCA (repeatable)"},
 			&cli.StringSliceFlag{Name: "set-health", Usage: "what-if: CLUSTER[/PRIORITY]=PERCENT or =HEALTHY/TOTAL makes that share of hosts healthy (repeatable)"},
 			&cli.BoolFlag{Name: "all", Usage: "list every host (text output shows the top 10 by default)"},
 			budgetOrderFlag(),
@@ -129,6 +132,28 @@ func explainOptions(cmd *cli.Command) (model.Options, error) {
 			opt.ActiveRequests = map[string]uint64{}
 		}
 		opt.ActiveRequests[addr] = v
+	}
+	for _, a := range cmd.StringSlice("host-age") {
+		addr, v, ok := strings.Cut(a, "=")
+		d, err := time.ParseDuration(v)
+		if !ok || addr == "" || err != nil || d < 0 {
+			return opt, usageErrorf("--host-age %q: expected ADDRESS=DURATION, e.g. 10.0.0.1:80=30s", a)
+		}
+		if opt.HostAges == nil {
+			opt.HostAges = map[string]time.Duration{}
+		}
+		opt.HostAges[addr] = d
+	}
+	for _, a := range cmd.StringSlice("host-weight") {
+		i := strings.LastIndexByte(a, '=')
+		w, err := strconv.ParseUint(a[i+1:], 10, 32)
+		if i <= 0 || err != nil {
+			return opt, usageErrorf("--host-weight %q: expected ADDRESS=W, e.g. 10.0.0.1:80=10", a)
+		}
+		if opt.HostWeights == nil {
+			opt.HostWeights = map[string]uint32{}
+		}
+		opt.HostWeights[a[:i]] = uint32(w)
 	}
 	for _, s := range cmd.StringSlice("set-health") {
 		o, err := model.ParseHealthOverride(s)

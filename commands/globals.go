@@ -24,7 +24,7 @@ var globalSupport = map[string]support{
 	"explain":    {output: []string{"json", "yaml"}, color: true, semantics: []string{"grpc", "both"}},
 	"lint":       {output: []string{"json"}, color: true, semantics: []string{"grpc", "both"}}, // -o json = --format json; --semantics = --target
 	"rules":      {output: []string{"json", "yaml"}, color: true},
-	"hash":       {output: []string{"json", "yaml"}, color: true},
+	"hash":       {output: []string{"json", "yaml"}, color: true, semantics: []string{"grpc"}},
 	"subset":     {output: []string{"json", "yaml"}, color: true},
 	"session":    {output: []string{"json", "yaml"}, color: true, semantics: []string{"grpc"}}, // gRFC A75 is gRPC's
 	"sweep":      {output: []string{"json", "yaml", "csv"}, color: true},
@@ -58,6 +58,9 @@ func checkGlobals(cmd *cli.Command) error {
 	if m := cmd.String("semantics"); m != "envoy" && !slices.Contains(s.semantics, m) {
 		if top == "session" {
 			return usageErrorf("--semantics %s: lbctl session models gRPC's override-host pick (gRFC A75) only; use --semantics grpc", m)
+		}
+		if m == "both" && slices.Contains(s.semantics, "grpc") {
+			return usageErrorf("--semantics both: lbctl %s models one at a time; run it once with --semantics envoy and once with grpc", top)
 		}
 		return usageErrorf("--semantics %s: lbctl %s models Envoy only", m, top)
 	}

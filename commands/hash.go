@@ -56,6 +56,9 @@ func runHash(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if cmd.String("semantics") == "both" {
+		return usageErrorf("hash: --semantics both is not supported; run it once with envoy and once with grpc")
+	}
 	name := cmd.String("cluster")
 	if name == "" {
 		return usageErrorf("hash: --cluster NAME is required")
@@ -78,11 +81,13 @@ func runHash(ctx context.Context, cmd *cli.Command) error {
 // hashOptions parses the lookup flags; a malformed value is a usage error.
 func hashOptions(cmd *cli.Command) (hashing.HashOptions, error) {
 	opt := hashing.HashOptions{
-		Keys:         cmd.StringSlice("key"),
-		Route:        cmd.String("route"),
-		Dump:         cmd.Bool("dump"),
-		DumpPriority: int(cmd.Int("priority")),
-		Remove:       cmd.StringSlice("remove"),
+		Keys:            cmd.StringSlice("key"),
+		Route:           cmd.String("route"),
+		Dump:            cmd.Bool("dump"),
+		DumpPriority:    int(cmd.Int("priority")),
+		DumpPrioritySet: cmd.IsSet("priority"),
+		GRPC:            cmd.String("semantics") == "grpc",
+		Remove:          cmd.StringSlice("remove"),
 	}
 	for _, s := range cmd.StringSlice("hash") {
 		h, err := strconv.ParseUint(strings.TrimSpace(s), 0, 64)

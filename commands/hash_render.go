@@ -16,7 +16,14 @@ func renderHash(t *Term, r *hashing.HashReport, all bool) {
 	title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(r.Cluster)
 	meta := []string{r.LbPolicy}
 	if r.RingSize != nil {
-		meta = append(meta, fmt.Sprintf("ring of %d entries (P0)", *r.RingSize), r.HashFunction)
+		at := 0
+		for _, p := range r.Priorities {
+			if p.Size > 0 {
+				at = p.Priority
+				break
+			}
+		}
+		meta = append(meta, fmt.Sprintf("ring of %d entries (P%d)", *r.RingSize, at), r.HashFunction)
 	}
 	if r.TableSize != nil {
 		meta = append(meta, fmt.Sprintf("table size %d", *r.TableSize))

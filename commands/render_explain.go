@@ -184,17 +184,11 @@ func renderHosts(t *Term, hosts []traffic.HostReport, all bool) {
 	}
 }
 
-// healthText is a host's coarse health as Envoy uses it, with the EDS
-// status where it says more.
-func healthText(status string) string {
-	switch status {
-	case "UNKNOWN", "HEALTHY":
-		return "healthy"
-	case "TIMEOUT":
-		return "unhealthy (timeout)"
-	}
-	return strings.ToLower(status)
-}
+// healthText is a host's health in Envoy's own vocabulary, the EDS
+// health_status name (UNKNOWN, HEALTHY, DEGRADED, UNHEALTHY, DRAINING,
+// TIMEOUT), the same word in every table and in JSON. UNKNOWN and HEALTHY
+// both count as healthy (HostImplBase::setEdsHealthFlag).
+func healthText(status string) string { return status }
 
 func localityName(region, zone, subZone string) string {
 	switch {

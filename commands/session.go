@@ -36,6 +36,8 @@ Examples:
 			&cli.StringSliceFlag{Name: "state", Usage: "ADDRESS=READY|IDLE|CONNECTING|TRANSIENT_FAILURE|NONE: an endpoint's subchannel state (repeatable)"},
 			&cli.StringSliceFlag{Name: "ready", Usage: "gRPC connectivity of a priority: CLUSTER[/PRIORITY]=yes|no (repeatable)"},
 			&cli.StringSliceFlag{Name: "set-health", Usage: "what-if: CLUSTER[/PRIORITY]=PERCENT or =HEALTHY/TOTAL makes that share of hosts healthy (repeatable)"},
+			&cli.StringFlag{Name: "grpc-impl", Value: "core", Usage: "gRPC implementation: core (C-core, gRFC A75) or go (grpc-go: no stateful session affinity)",
+				Validator: oneOf("grpc-impl", "core", "go")},
 			kindFlag(),
 		},
 		ShellComplete: completeClusters,
@@ -85,6 +87,13 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 		if cfg.Cluster(o.Cluster) == nil {
 			return usageErrorf("--ready %s: no such cluster", o.Spec)
 		}
+	}
+	if cmd.String("grpc-impl") == "go" {
+		// grpc-go implements gRFC A74 (cookie config) but not A75's
+		// xds_override_host policy: the cookie never selects a host.
+		rep := &grpc.SessionReport{Cluster: cl.Name(), Result: "delegate", Reason: "grpc-go has no stateful session affinity (gRFC A75 is implemented by C-core only): the session cookie is ignored and the cluster's LB policy picks the host",
+			OverrideHostStatus: []string{}, Endpoints: []grpc.SessionEndpoint{}, Notes: []string{}}
+		return writeOutput(cmd, rep, func(t *Term) { renderSession(t, rep) })
 	}
 	rep, err := grpc.Session(cfg, cl, opt)
 	if err != nil {

@@ -111,3 +111,12 @@ func TestSessionErrors(t *testing.T) {
 		t.Errorf("aggregate: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// grpc-go implements no xds_override_host (gRFC A75): the cookie is
+// ignored and the child policy picks (issue 14: it used to answer as C-core).
+func TestSessionGRPCGo(t *testing.T) {
+	r := session(t, "--cluster", "svc", "--cookie", "10.40.0.2:80", "--grpc-impl", "go")
+	if r.Result != "delegate" || r.Host != nil || !strings.Contains(r.Reason, "grpc-go has no stateful session affinity") {
+		t.Errorf("%+v", r)
+	}
+}

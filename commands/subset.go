@@ -9,8 +9,8 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/subset"
 
+	"encoding/json"
 	"github.com/urfave/cli/v3"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/lbctl/lbctl/lbmodel"
 )
@@ -24,8 +24,9 @@ func subsetCommand() *cli.Command {
 follows a request's match criteria through subset lookup and the fallback
 policies to the hosts it is balanced over.
 
-Criteria come from --match KEY=VALUE (values are YAML scalars: 1 is a number,
-'"1"' a string), or from a route's metadata_match (--route NAME, each weighted
+Criteria come from --match KEY=VALUE (VALUE is a string: version=1.0 is the
+string "1.0"; KEY:=JSON gives a typed value, e.g. replicas:=3 is the number 3,
+canary:=true a bool), or from a route's metadata_match (--route NAME, each weighted
 cluster reaching the cluster merged over the route's criteria); with --route,
 --match is the request's dynamic metadata, merged over both.
 
@@ -34,7 +35,7 @@ Examples:
   lbctl subset fixtures/subset --cluster cluster-name --route canary-split -o json`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "the cluster (required)"},
-			&cli.StringSliceFlag{Name: "match", Aliases: []string{"m"}, Usage: "KEY=VALUE criterion, VALUE a YAML scalar (repeatable)"},
+			&cli.StringSliceFlag{Name: "match", Aliases: []string{"m"}, Usage: "KEY=VALUE criterion, VALUE a string; KEY:=JSON for a typed value (repeatable)"},
 			&cli.StringFlag{Name: "route", Usage: "evaluate this route's metadata_match (route name in a RouteConfiguration)"},
 			kindFlag(),
 		}, liveFlags()...),
@@ -79,9 +80,10 @@ func runSubset(ctx context.Context, cmd *cli.Command) error {
 	return writeOutput(cmd, report, func(t *Term) { renderSubset(t, report) })
 }
 
-// parseMatches reads --match KEY=VALUE flags. VALUE is read as a YAML
-// scalar, as the same text in a route's metadata_match would be: 1 and 1.0
-// are the number 1, "1" and '1.0' strings, true a bool, ~ or nothing null.
+// parseMatches reads --match flags. KEY=VALUE gives the string VALUE (one
+// pair of surrounding quotes is dropped, so v='"1.0"' still works); KEY:=JSON
+// gives a typed value (1.0 a number, true a bool, null null), as metadata
+// values on the command line are strings unless typed explicitly.
 func parseMatches(flags []string) (map[string]any, error) {
 	if len(flags) == 0 {
 		return nil, nil
@@ -89,16 +91,22 @@ func parseMatches(flags []string) (map[string]any, error) {
 	out := map[string]any{}
 	for _, f := range flags {
 		i := strings.IndexByte(f, '=')
-		if i <= 0 {
-			return nil, usageErrorf("--match %q: expected KEY=VALUE, e.g. stage=prod or version='\"1.0\"'", f)
+		typed := i > 0 && f[i-1] == ':'
+		key, text := f[:max(0, i)], f[i+1:]
+		if typed {
+			key = f[:i-1]
 		}
-		key, text := f[:i], f[i+1:]
+		if i <= 0 || key == "" {
+			return nil, usageErrorf("--match %q: expected KEY=VALUE or KEY:=JSON, e.g. stage=prod or replicas:=3", f)
+		}
 		if _, dup := out[key]; dup {
 			return nil, usageErrorf("--match %q: key %q is given twice", f, key)
 		}
-		var v any
-		if err := yaml.Unmarshal([]byte(text), &v); err != nil {
-			return nil, usageErrorf("--match %q: value is not a YAML scalar: %v", f, firstLine(err.Error()))
+		var v any = unquote(text)
+		if typed {
+			if err := json.Unmarshal([]byte(text), &v); err != nil {
+				return nil, usageErrorf("--match %q: value is not JSON: %v", f, err)
+			}
 		}
 		n, err := lbmodel.NormalizeValue(v)
 		if err != nil {
@@ -107,6 +115,14 @@ func parseMatches(flags []string) (map[string]any, error) {
 		out[key] = n
 	}
 	return out, nil
+}
+
+// unquote drops one pair of matching surrounding quotes.
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
 }
 
 func firstLine(s string) string {

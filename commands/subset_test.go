@@ -210,11 +210,11 @@ func TestSubsetWeightedSplit(t *testing.T) {
 	}
 }
 
-// TestSubsetMatchValueKinds: --match values are YAML scalars, so v=1.0 is
-// the number 1, which never equals the hosts' string "1.0" (ValueUtil::equal
-// compares kinds first); '"1.0"' is the string.
+// TestSubsetMatchValueKinds: --match values are strings unless typed
+// (issue 14: v=1.0 used to be the number 1, which never equals the hosts'
+// string "1.0": ValueUtil::equal compares kinds first); v:=1.0 is the number.
 func TestSubsetMatchValueKinds(t *testing.T) {
-	r, errs := subsetRun(t, subsetFixtures+"seed-cluster.yaml", "--cluster", "cluster-name", "--match", "stage=prod", "--match", "v=1.0")
+	r, errs := subsetRun(t, subsetFixtures+"seed-cluster.yaml", "--cluster", "cluster-name", "--match", "stage=prod", "--match", "v:=1.0")
 	if r.Match["v"] != 1.0 {
 		t.Errorf("match.v = %#v, want number 1", r.Match["v"])
 	}
@@ -222,10 +222,15 @@ func TestSubsetMatchValueKinds(t *testing.T) {
 	if !strings.Contains(errs, "--match: warning: v: 1 is a number") {
 		t.Errorf("stderr lacks the kind warning:\n%s", errs)
 	}
-	r, errs = subsetRun(t, subsetFixtures+"seed-cluster.yaml", "--cluster", "cluster-name", "--match", "stage=prod", "--match", `v="1.0"`)
-	checkResult(t, r.Result, seedProd, "subset", "")
-	if errs != "" {
-		t.Errorf("unexpected stderr: %s", errs)
+	for _, v := range []string{"v=1.0", `v="1.0"`} {
+		r, errs = subsetRun(t, subsetFixtures+"seed-cluster.yaml", "--cluster", "cluster-name", "--match", "stage=prod", "--match", v)
+		if r.Match["v"] != "1.0" {
+			t.Errorf("%s: match.v = %#v, want the string", v, r.Match["v"])
+		}
+		checkResult(t, r.Result, seedProd, "subset", "")
+		if errs != "" {
+			t.Errorf("unexpected stderr: %s", errs)
+		}
 	}
 }
 
@@ -413,11 +418,11 @@ func TestSubsetExplainSummary(t *testing.T) {
 	}
 }
 
-// TestSubsetMatchCommas: a --match value holding commas (a YAML flow list)
-// is one value, not split by the flag parser; a list equals no host's
+// TestSubsetMatchCommas: a --match value holding commas (a JSON list) is
+// one value, not split by the flag parser; a list equals no host's
 // string, so the request falls back.
 func TestSubsetMatchCommas(t *testing.T) {
-	r, _ := subsetRun(t, subsetFixtures+"seed-cluster.yaml", "--cluster", "cluster-name", "--match", "stage=[prod, canary]")
+	r, _ := subsetRun(t, subsetFixtures+"seed-cluster.yaml", "--cluster", "cluster-name", "--match", `stage:=["prod", "canary"]`)
 	if !reflect.DeepEqual(r.Match, map[string]any{"stage": []any{"prod", "canary"}}) {
 		t.Errorf("match = %#v", r.Match)
 	}

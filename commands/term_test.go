@@ -150,7 +150,7 @@ func TestExplainFitsTerminalWidth(t *testing.T) {
 				t.Errorf("width %d: host %s missing or cut:\n%s", width, row, out)
 			}
 		}
-		if !regexp.MustCompile(`(?m)^primary\s+10\.0\.0\.1:8080\s+P0\s+-\s+healthy\s+1\s+2\.80%`).MatchString(out) {
+		if !regexp.MustCompile(`(?m)^primary\s+10\.0\.0\.1:8080\s+P0\s+-\s+UNKNOWN\s+1\s+2\.80%`).MatchString(out) {
 			t.Errorf("width %d: aggregate host row for 10.0.0.1 not on one line:\n%s", width, out)
 		}
 	}

@@ -15,21 +15,37 @@ func checkWhatIf(cfg *config.Config, opt model.Options) error {
 	if n := opt.LocalCluster; n != "" && cfg.Cluster(n) == nil {
 		return usageErrorf("--local-cluster %q: no such cluster%s", n, nearestOf(n, cfg.ClusterNames(), "cluster"))
 	}
-	if len(opt.ActiveRequests) == 0 {
+	if len(opt.ActiveRequests)+len(opt.HostAges)+len(opt.HostWeights) == 0 {
 		return nil
 	}
 	hosts := hostAddresses(cfg)
-	addrs := make([]string, 0, len(opt.ActiveRequests))
-	for a := range opt.ActiveRequests {
-		addrs = append(addrs, a)
-	}
-	sort.Strings(addrs)
-	for _, a := range addrs {
+	for _, a := range sortedKeys(opt.ActiveRequests) {
 		if !hosts[a] {
 			return usageErrorf("--active-requests %s=%d: no host %s in any cluster%s", a, opt.ActiveRequests[a], a, nearestOf(a, keys(hosts), "host"))
 		}
 	}
+	for _, a := range sortedKeys(opt.HostAges) {
+		if !hosts[a] {
+			return usageErrorf("--host-age %s=%s: no host %s in any cluster%s", a, opt.HostAges[a], a, nearestOf(a, keys(hosts), "host"))
+		}
+	}
+	for _, a := range sortedKeys(opt.HostWeights) {
+		if !hosts[a] {
+			return usageErrorf("--host-weight %s=%d: no host %s in any cluster%s", a, opt.HostWeights[a], a, nearestOf(a, keys(hosts), "host"))
+		}
+	}
 	return nil
+}
+
+// sortedKeys lists a what-if map's addresses in order, so the first bad
+// one reported does not depend on map order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // hostAddresses is every host address of every loaded cluster, as Envoy
@@ -44,14 +60,7 @@ func hostAddresses(cfg *config.Config) map[string]bool {
 	return out
 }
 
-func keys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func keys(m map[string]bool) []string { return sortedKeys(m) }
 
 // nearestOf is "; the closest KIND is X" naming the valid value nearest
 // to v (by edit distance), or "; there are no KINDs" when there is none.

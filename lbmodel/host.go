@@ -94,7 +94,9 @@ type Host struct {
 	Priority int
 	Locality Locality
 	// LocalityWeight is the load_balancing_weight of the host's
-	// LocalityLbEndpoints; 0 when unset.
+	// LocalityLbEndpoints; 0 when unset or when that group has no locality
+	// field (initializePriorityFor: has_locality() && has_load_balancing_weight();
+	// an explicit empty locality {} counts).
 	LocalityWeight uint32
 	// Weight is the endpoint's load_balancing_weight; Envoy's default is 1.
 	Weight uint32

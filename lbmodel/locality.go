@@ -9,7 +9,7 @@ import "cmp"
 type LocalityGroup struct {
 	Locality Locality
 	// Weight is the LocalityLbEndpoints load_balancing_weight, or 0 when it
-	// is unset or the endpoint group has no locality
+	// is unset or the endpoint group has no locality field
 	// (PriorityStateManager::initializePriorityFor; EdsTest.EndpointLocalityWeights).
 	Weight                             uint32
 	Hosts, Healthy, Degraded, Excluded []int
@@ -40,8 +40,8 @@ func localityLess(a, b Locality) int {
 // first when this priority has a host there (and node is known), then every
 // other locality with at least one host in lexicographic order. A
 // locality's weight is the last non-zero LocalityWeight among its hosts in
-// input order (Envoy's per-priority map keeps the last set weight); a host
-// with the empty locality has no locality, so weight 0.
+// input order (Envoy's per-priority map keeps the last set weight); the
+// caller leaves LocalityWeight 0 for a group without a locality field.
 func GroupLocalities(hosts []Host, priority int, node Locality, nodeKnown bool) Localities {
 	index := map[Locality]int{}
 	var groups []LocalityGroup
@@ -56,7 +56,7 @@ func GroupLocalities(hosts []Host, priority int, node Locality, nodeKnown bool) 
 			groups = append(groups, LocalityGroup{Locality: h.Locality})
 		}
 		g := &groups[gi]
-		if h.LocalityWeight != 0 && h.Locality != (Locality{}) {
+		if h.LocalityWeight != 0 {
 			g.Weight = h.LocalityWeight
 		}
 		g.Hosts = append(g.Hosts, i)

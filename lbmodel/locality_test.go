@@ -120,7 +120,7 @@ func TestGroupLocalities(t *testing.T) {
 		{Locality: c, LocalityWeight: 37},
 		{Locality: a, LocalityWeight: 42},
 		{Locality: b},
-		{Locality: Locality{}, LocalityWeight: 5}, // no locality: weight 0
+		{Locality: Locality{}}, // group without a locality field: weight 0
 	}
 	l := GroupLocalities(hosts, 0, Locality{}, false)
 	var got []uint32
@@ -129,6 +129,12 @@ func TestGroupLocalities(t *testing.T) {
 	}
 	if len(got) != 4 || got[0] != 0 || got[1] != 42 || got[2] != 0 || got[3] != 37 || l.HasLocal {
 		t.Errorf("weights %v (the empty locality sorts first), want [0 42 0 37]", got)
+	}
+	// An explicit empty locality {} with a weight keeps it
+	// (initializePriorityFor checks has_locality(), not emptiness).
+	l = GroupLocalities([]Host{{Locality: Locality{}, LocalityWeight: 5}, {Locality: a, LocalityWeight: 1}}, 0, Locality{}, false)
+	if l.Groups[0].Weight != 5 {
+		t.Errorf("explicit empty locality: weight %d, want 5", l.Groups[0].Weight)
 	}
 	// The node's locality goes first when this priority has a host there.
 	l = GroupLocalities(hosts, 0, b, true)

@@ -8,7 +8,9 @@ import (
 // LB1601 locality-weights-ignored (WGT-LOCALITY-WEIGHTS-IGNORED).
 var _ = register(&Rule{
 	ID: "LB1601", Name: "locality-weights-ignored", Spec: "WGT-LOCALITY-WEIGHTS-IGNORED",
-	Severity: map[Target]Severity{TargetEnvoy: SevWarning, TargetGRPC: SevInfo},
+	// Envoy only: gRPC uses locality weights (gRFC A52 wrr_locality), so
+	// for --target grpc they are not ignored and nothing is reported.
+	Severity: map[Target]Severity{TargetEnvoy: SevWarning},
 	Doc: "Localities with load_balancing_weight on a cluster without locality-weighted LB " +
 		"(common_lb_config.locality_weighted_lb_config, or a typed policy's locality_lb_config). " +
 		"endpoint_components.proto: \"Locality weights are only considered when locality weighted load " +

@@ -120,6 +120,12 @@ func (d *decoder) unknownField(k *yaml.Node, desc protoreflect.MessageDescriptor
 		msg += " (did you mean \"" + s + "\"?)"
 	}
 	sev := SevError
+	if strings.HasPrefix(string(desc.FullName()), "envoy.extensions.load_balancing_policies.") {
+		// A known LB extension with a field newer than lbctl's protos
+		// (e.g. WrrLocality.locality_lb_config): explain the rest.
+		d.problem(k, SevWarning, CodeUnknownField, msg+"; it may be newer than lbctl's Envoy protos, lbctl ignores it and reads on")
+		return
+	}
 	if d.lenient || !d.lbScope {
 		// Outside load-balancing config (listeners, filters, bootstrap) an
 		// unknown field is most likely one of a newer or older Envoy than

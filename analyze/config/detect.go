@@ -50,7 +50,7 @@ func detectKind(n *yaml.Node) string {
 		return KindEndpoints
 	case has("virtual_hosts", "virtualHosts"):
 		return KindRoutes
-	case has("filter_chains", "filterChains", "listener_filters", "listenerFilters") || has("address") && has("name") && !has("type", "lb_policy", "lbPolicy", "load_assignment", "loadAssignment", "connect_timeout", "connectTimeout"):
+	case has("filter_chains", "filterChains", "listener_filters", "listenerFilters", "api_listener", "apiListener") || has("address") && has("name") && !has("type", "lb_policy", "lbPolicy", "load_assignment", "loadAssignment", "connect_timeout", "connectTimeout"):
 		return KindListener
 	case has("clusters") && !has("name"):
 		return KindClusters

@@ -235,6 +235,13 @@ func (l *loader) addListener(li *listenerv3.Listener) {
 			}
 		}
 	}
+	// A proxyless gRPC client gets its routes from the api_listener's
+	// HttpConnectionManager (gRFC A27), possibly inline.
+	if hcm, ok := l.cfg.Sources.Unpacked(li.GetApiListener().GetApiListener()).(*hcmv3.HttpConnectionManager); ok {
+		if rc := hcm.GetRouteConfig(); rc != nil {
+			l.cfg.Routes = append(l.cfg.Routes, rc)
+		}
+	}
 }
 
 // addRoutes keeps a route configuration; rank orders it inside a dump.

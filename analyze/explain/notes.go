@@ -69,7 +69,7 @@ func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.
 	if m.OverprovisioningFactor != lbmodel.DefaultOverprovisioningFactor {
 		add("overprovisioning factor is %d (default 140)", m.OverprovisioningFactor)
 	}
-	if !s.LocalityWeighted && hasLocalityWeights(m.Hosts) {
+	if !s.LocalityWeighted && hasLocalityWeights(m.Hosts) && !model.IsHashPolicy(m.Policy) {
 		add("locality weights are set but locality_weighted_lb_config is missing, so they are ignored")
 	}
 	if s.LocalityWeighted {
@@ -118,13 +118,14 @@ func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.
 		add("%.4g%% of requests find no host and fail", sh.NoHost*100)
 	}
 	switch {
+	case hp.Rejected != "":
+		add("Envoy rejects this cluster (%s): %s; host shares are not computed", c.Sources.Pos(s.RejectedAt), hp.Rejected)
 	case hp.HashErr != nil:
 		add("Envoy rejects this cluster: %v", hp.HashErr)
-	case !hp.Computable:
+	case !hp.Computable && hp.RequestTime == "":
 		add("host shares are not computed for lb_policy %s: the host is chosen by the cluster itself or by an extension lbctl does not model", m.Policy)
-	case m.Policy == "LEAST_REQUEST" && in.LB.ActiveRequests == nil:
-		add("least request shares assume no active requests (pass --active-requests ADDRESS=N to model load)")
 	}
+	out = append(out, policyNotes(m, s, in, hp, opt)...)
 	if t := cl.Proto.GetType().String(); t == "STRICT_DNS" || t == "LOGICAL_DNS" {
 		add("%s is %s: each address is a DNS name that Envoy resolves at run time (STRICT_DNS makes one host per resolved IP); lbctl counts one host per configured address", m.Name, t)
 	}

@@ -3,6 +3,8 @@ package explain
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -93,7 +95,7 @@ func localityReports(shares lbmodel.Shares, p int) []traffic.LocalityReport {
 			out = append(out, traffic.LocalityReport{
 				Region: l.Locality.Region, Zone: l.Locality.Zone, SubZone: l.Locality.SubZone,
 				Weight: l.Weight, Hosts: l.Hosts, Healthy: l.Healthy, Degraded: l.Degraded,
-				EffectiveWeight: l.EffectiveWeight, Share: l.Share,
+				EffectiveWeight: l.EffectiveWeight, Share: CleanShare(l.Share),
 			})
 		}
 		return out
@@ -128,7 +130,7 @@ func hostReports(cluster string, hosts []lbmodel.Host, shares []float64, lb *mod
 			Health: h.Status.String(), Weight: max(1, h.Weight),
 		}
 		if lb.Computable && i < len(shares) {
-			v := shares[i]
+			v := CleanShare(shares[i])
 			out[i].Share = &v
 		}
 	}
@@ -207,4 +209,28 @@ func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model
 	cr.Aggregate = ar
 	cr.Notes = append(cr.Notes, aggregateNotes(c, m, as, childLB)...)
 	return cr, nil
+}
+
+// CleanShare drops the float artefacts of summing shares (1.0000000000000002,
+// 0.30000000000000004): when rounding to 15 significant digits gives a
+// short number (at most 12 digits), that is the value; otherwise (1/3) the
+// full precision stays. The result is kept in [0, 1].
+func CleanShare(v float64) float64 {
+	v = min(1, max(0, v))
+	r15 := strconv.FormatFloat(v, 'g', 15, 64)
+	if digits(r15) <= 12 {
+		if r, err := strconv.ParseFloat(r15, 64); err == nil {
+			return r
+		}
+	}
+	return v
+}
+
+// digits counts the significant digits of a formatted float.
+func digits(s string) int {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimLeft(strings.ReplaceAll(s, ".", ""), "0")
+	return len(strings.TrimRight(s, "0"))
 }

@@ -23,9 +23,14 @@ type HashOptions struct {
 	Request *HashRequest
 	Route   string // --route: the route whose hash_policy applies
 	Dump    bool   // include the ring or table of DumpPriority
-	// DumpPriority is the level whose ring or table --dump lists.
-	DumpPriority int
-	Remove       []string // host addresses to remove for the what-moves comparison
+	// DumpPriority is the level whose ring or table --dump lists at the
+	// top level; DumpPrioritySet false means the first non-empty level.
+	// Every level's is in priorities[] either way.
+	DumpPriority    int
+	DumpPrioritySet bool
+	Remove          []string // host addresses to remove for the what-moves comparison
+	// GRPC answers as a proxyless gRPC client (--semantics grpc).
+	GRPC bool
 }
 
 // HashRequest is one request's hash inputs.
@@ -38,6 +43,7 @@ type HashRequest struct {
 
 // HashReport is `lbctl hash`'s result; field names are contract.md's.
 type HashReport struct {
+	Semantics    string                   `json:"semantics,omitempty" yaml:"semantics,omitempty"`
 	Cluster      string                   `json:"cluster" yaml:"cluster"`
 	LbPolicy     string                   `json:"lb_policy" yaml:"lb_policy"`
 	RingSize     *uint64                  `json:"ring_size,omitempty" yaml:"ring_size,omitempty"`
@@ -128,15 +134,27 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 	if l, ok := model.NodeLocality(c, model.Options{}); ok {
 		local = &l
 	}
-	hs, err := placement.Build(m.Policy, m.Hosts, m, s, local)
+	hosts := m.Hosts
+	if opt.GRPC {
+		if m.Policy != "RING_HASH" {
+			return nil, fmt.Errorf("%s: cluster %q: gRPC has no %s policy: it rejects the cluster", pos, m.Name, m.Policy)
+		}
+		hosts, s = grpcRingInput(m.Hosts, s)
+	}
+	hs, err := placement.Build(m.Policy, hosts, m, s, local)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cluster %q: %v", pos, m.Name, err)
 	}
+	if opt.GRPC {
+		grpcPriority(hs)
+	}
 	r := &HashReport{Cluster: m.Name, LbPolicy: m.Policy, Priorities: []placement.HashPriority{}, Hosts: []placement.HashHost{}, Lookups: []HashLookup{}, Notes: []string{}}
 	if m.Policy == "RING_HASH" {
+		// The first level with a ring (P0 unless it is empty): each level's
+		// own size is in priorities[].size.
 		var n uint64
-		if len(hs.Levels) > 0 {
-			n = hs.Levels[0].Size()
+		if k := firstNonEmpty(hs); k >= 0 {
+			n = hs.Levels[k].Size()
 		}
 		r.RingSize = &n
 		r.HashFunction = "XX_HASH"
@@ -150,8 +168,15 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 	if len(m.Hosts) == 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s has no endpoints: every lookup finds no host", m.Name))
 	}
+	if opt.GRPC {
+		r.Semantics = "grpc"
+		r.Notes = append(r.Notes, fmt.Sprintf("gRPC semantics: the ring is capped at %d entries, each endpoint's weight is multiplied by its locality's weight, endpoints not HEALTHY or UNKNOWN and localities without a weight are dropped, and every request uses the first priority with endpoints", lbmodel.GRPCDefaultRingCap))
+	}
 	for i := range hs.Levels {
 		pr, hosts := placement.Describe(hs, i, m.Policy)
+		if opt.Dump {
+			placement.Dump(hs, i, &pr)
+		}
 		r.Priorities = append(r.Priorities, pr)
 		r.Hosts = append(r.Hosts, hosts...)
 		for _, w := range hs.Levels[i].Warnings() {
@@ -181,21 +206,21 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 		r.HashPolicy = &src
 	}
 	if opt.Dump && len(hs.Levels) > 0 {
-		if opt.DumpPriority < 0 || opt.DumpPriority >= len(hs.Levels) {
+		k := opt.DumpPriority
+		if !opt.DumpPrioritySet {
+			k = max(0, firstNonEmpty(hs))
+		}
+		if k < 0 || k >= len(hs.Levels) {
 			return nil, &model.UsageError{Msg: fmt.Sprintf("--priority %d: %s has priorities 0..%d", opt.DumpPriority, m.Name, len(hs.Levels)-1)}
 		}
-		pl := &hs.Levels[opt.DumpPriority]
-		if pl.Ring != nil {
-			r.Ring = make([]RingPoint, len(pl.Ring.Entries))
-			for i, e := range pl.Ring.Entries {
-				r.Ring[i] = RingPoint{Hash: e.Hash, Host: pl.Ring.Hosts[e.Host].Host.Address}
-			}
-		} else {
-			r.Table = make([]string, len(pl.Table.Slots))
-			for i, sl := range pl.Table.Slots {
-				r.Table[i] = pl.Table.Hosts[sl].Host.Address
-			}
+		pr := r.Priorities[k]
+		if pr.Ring == nil && pr.Table == nil {
+			placement.Dump(hs, k, &pr)
 		}
+		for _, e := range pr.Ring {
+			r.Ring = append(r.Ring, RingPoint{Hash: e.Hash, Host: e.Host})
+		}
+		r.Table = pr.Table
 	}
 	if len(opt.Remove) > 0 {
 		rm, err := removal(c, m, s, local, hs, opt.Remove)
@@ -371,4 +396,52 @@ func removedShare(hs *placement.Setup, addrs []string) float64 {
 		}
 	}
 	return total
+}
+
+// firstNonEmpty is the first level whose ring or table has entries, -1
+// when none has.
+func firstNonEmpty(hs *placement.Setup) int {
+	for i := range hs.Levels {
+		if hs.Levels[i].Size() > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// grpcRingInput is what a proxyless gRPC client's ring hash is built over:
+// localities without a weight are dropped (grpc-go EDS parsing), so are
+// endpoints not HEALTHY or UNKNOWN; each endpoint's weight is its weight
+// times its locality's (gRFC A42); ring sizes are capped at 4096
+// (GRPC_RING_HASH_CAP). Locality weighting is then already in the weights.
+func grpcRingInput(hosts []lbmodel.Host, s model.LBSettings) ([]lbmodel.Host, model.LBSettings) {
+	var out []lbmodel.Host
+	for _, h := range hosts {
+		if h.LocalityWeight == 0 || !lbmodel.GRPCKeepsEndpoint(h.Status) {
+			continue
+		}
+		h.Weight = max(1, h.Weight) * h.LocalityWeight
+		out = append(out, h)
+	}
+	s.LocalityWeighted = false
+	s.Ring.MinRingSize = min(s.Ring.MinRingSize, lbmodel.GRPCDefaultRingCap)
+	s.Ring.MaxRingSize = min(s.Ring.MaxRingSize, lbmodel.GRPCDefaultRingCap)
+	return out, s
+}
+
+// grpcPriority: gRPC's priority policy sends every request to the first
+// priority that has endpoints (all of them READY by default).
+func grpcPriority(hs *placement.Setup) {
+	chosen := false
+	for i := range hs.Load.Levels {
+		l := &hs.Load.Levels[i]
+		l.HealthyLoad, l.DegradedLoad, l.Panic = 0, 0, false
+		if !chosen && i < len(hs.Levels) && len(hs.Levels[i].Hosts) > 0 {
+			l.HealthyLoad, chosen = 100, true
+		}
+		if i < len(hs.Levels) {
+			hs.Levels[i].Panic = false
+		}
+	}
+	hs.Load.TotalPanic = false
 }

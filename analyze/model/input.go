@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/lbctl/lbctl/lbmodel"
 
@@ -16,6 +18,11 @@ type HostPolicy struct {
 	Computable bool
 	// HashErr is a ring/table configuration error (Envoy rejects the cluster).
 	HashErr error
+	// Rejected is why Envoy rejects the cluster's LB config at load.
+	Rejected string
+	// RequestTime describes a policy that picks hosts per request from
+	// inputs config does not hold ("" otherwise).
+	RequestTime string
 }
 
 // clusterInput builds lbmodel's input for a non-aggregate cluster.
@@ -29,12 +36,22 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		ZoneAware:              s.ZoneAware,
 	}
 	hp := &HostPolicy{Computable: true}
+	if s.Rejected != "" {
+		hp.Rejected = s.Rejected
+	}
 	switch m.Policy {
-	case "ROUND_ROBIN", "WRR_LOCALITY":
+	case "ROUND_ROBIN":
 		hp.LB.Policy = lbmodel.PolicyRoundRobin
+		hp.LB.SlowStart = s.SlowStart
+		hp.LB.HostAges = hostAges(m.Hosts, opt.HostAges)
+	case "CLIENT_SIDE_WEIGHTED_ROUND_ROBIN", "WRR_LOCALITY":
+		hp.LB.Policy = lbmodel.PolicyClientSideWRR
+		hp.LB.ClientSideWeights = clientSideWeights(m.Hosts, opt.HostWeights, s.CSWRR)
 	case "LEAST_REQUEST":
 		hp.LB.Policy = lbmodel.PolicyLeastRequest
 		hp.LB.LeastRequest = s.LeastRequest
+		hp.LB.SlowStart = s.SlowStart
+		hp.LB.HostAges = hostAges(m.Hosts, opt.HostAges)
 		if len(opt.ActiveRequests) > 0 {
 			hp.LB.ActiveRequests = make([]uint64, len(m.Hosts))
 			for i, h := range m.Hosts {
@@ -55,20 +72,32 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		hp.LB.Precomputed = func(source []lbmodel.Host) ([]float64, error) {
 			return hashShares(policy, source, ring, maglev, locality)
 		}
+		// ThreadAwareLoadBalancerBase builds one table per priority over
+		// its healthy hosts (all in panic) with locality weights folded
+		// into host weights (normalizeWeights): no locality pick first,
+		// and no zone-aware routing.
+		in.LocalityWeighted = false
 		if hp.HashErr != nil {
 			hp.Computable = false
 			hp.LB.Policy = lbmodel.PolicyRandom // placeholder: shares are not shown
 		}
 	default:
 		hp.Computable = false
+		hp.RequestTime = RequestTimePolicy(m.Policy)
 		hp.LB.Policy = lbmodel.PolicyRandom // priority loads still hold; host shares are not shown
 	}
+	if hp.Rejected != "" {
+		hp.Computable = false
+	}
 	in.LB = hp.LB
+	if m.Policy == "WRR_LOCALITY" && hp.Rejected == "" {
+		in = lbmodel.WrrLocalityInput(in, hp.LB.ClientSideWeights)
+	}
 
 	local := LocalClusterName(c, opt)
 	zone, zoneKnown := NodeLocality(c, opt)
 	in.NodeLocality, in.HasNodeLocality = zone, zoneKnown
-	if local != "" && local != m.Name && !m.IsAggregate {
+	if local != "" && local != m.Name && !m.IsAggregate && !IsHashPolicy(m.Policy) {
 		if lc := c.Cluster(local); lc != nil && zoneKnown {
 			in.HasLocalCluster = true
 			in.LocalCluster = Of(c, lc).Hosts
@@ -202,6 +231,56 @@ type Options struct {
 	SetHealth []HealthOverride
 	// BudgetOrder is the order in which failure budgets fail hosts.
 	BudgetOrder lbmodel.FailOrder
+	// HostAges is --host-age: time since each host became healthy, by
+	// address, for slow start.
+	HostAges map[string]time.Duration
+	// HostWeights is --host-weight: a client-side WRR weight as if
+	// reported by ORCA, by address.
+	HostWeights map[string]uint32
+}
+
+// hostAges is HostLB.HostAges from --host-age: hosts not named are past
+// any window. nil when no age is given.
+func hostAges(hosts []lbmodel.Host, ages map[string]time.Duration) []time.Duration {
+	if len(ages) == 0 {
+		return nil
+	}
+	out := make([]time.Duration, len(hosts))
+	for i, h := range hosts {
+		a, ok := ages[h.Address]
+		if !ok {
+			a = time.Duration(math.MaxInt64)
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// clientSideWeights is what updateWeightsOnHosts gives each host, per
+// priority, when the hosts named by --host-weight report that weight
+// (valid: past the blackout period, not expired) and the others do not.
+// nil without --host-weight: every weight is 1.
+func clientSideWeights(hosts []lbmodel.Host, weights map[string]uint32, c lbmodel.ClientSideWRRConfig) []uint32 {
+	if len(weights) == 0 {
+		return nil
+	}
+	out := make([]uint32, len(hosts))
+	byPrio := map[int][]int{}
+	for i, h := range hosts {
+		byPrio[h.Priority] = append(byPrio[h.Priority], i)
+	}
+	for _, idx := range byPrio {
+		reports := make([]*lbmodel.ReportedWeight, len(idx))
+		for k, i := range idx {
+			if w, ok := weights[hosts[i].Address]; ok {
+				reports[k] = &lbmodel.ReportedWeight{Weight: w, FirstReportAgo: time.Duration(math.MaxInt64)}
+			}
+		}
+		for k, w := range lbmodel.ClientSideWRRWeights(reports, c) {
+			out[idx[k]] = w
+		}
+	}
+	return out
 }
 
 // model returns cl's model with --set-health applied.

@@ -1,7 +1,6 @@
 package model
 
 import (
-	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	aggregatev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/clusters/aggregate/v3"
 	"github.com/lbctl/lbctl/analyze/config"
@@ -65,6 +64,16 @@ func Of(c *config.Config, cl *config.Cluster) *Model {
 	return m
 }
 
+// localityWeight is the group's locality weight as Envoy records it:
+// only with both a locality field (even an empty one) and a weight
+// (PriorityStateManager::initializePriorityFor, upstream_impl.cc).
+func localityWeight(g *endpointv3.LocalityLbEndpoints) uint32 {
+	if g.GetLocality() == nil {
+		return 0
+	}
+	return g.GetLoadBalancingWeight().GetValue()
+}
+
 // hostsOf lists an assignment's endpoints in file order.
 func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHost) []lbmodel.Host {
 	var hosts []lbmodel.Host
@@ -80,7 +89,7 @@ func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHos
 				Hostname:       ep.GetEndpoint().GetHostname(),
 				Priority:       int(group.GetPriority()),
 				Locality:       loc,
-				LocalityWeight: group.GetLoadBalancingWeight().GetValue(),
+				LocalityWeight: localityWeight(group),
 				Weight:         1,
 				Status:         lbmodel.HealthStatus(ep.GetHealthStatus()),
 			}
@@ -97,37 +106,6 @@ func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHos
 		}
 	}
 	return hosts
-}
-
-// typedPolicies names the load_balancing_policy extensions by the lb_policy
-// enum they correspond to.
-var typedPolicies = map[string]string{
-	"envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin":                                        "ROUND_ROBIN",
-	"envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest":                                    "LEAST_REQUEST",
-	"envoy.extensions.load_balancing_policies.random.v3.Random":                                                 "RANDOM",
-	"envoy.extensions.load_balancing_policies.ring_hash.v3.RingHash":                                            "RING_HASH",
-	"envoy.extensions.load_balancing_policies.maglev.v3.Maglev":                                                 "MAGLEV",
-	"envoy.extensions.load_balancing_policies.cluster_provided.v3.ClusterProvided":                              "CLUSTER_PROVIDED",
-	"envoy.extensions.load_balancing_policies.client_side_weighted_round_robin.v3.ClientSideWeightedRoundRobin": "CLIENT_SIDE_WEIGHTED_ROUND_ROBIN",
-	"envoy.extensions.load_balancing_policies.subset.v3.Subset":                                                 "SUBSET",
-	"envoy.extensions.load_balancing_policies.wrr_locality.v3.WrrLocality":                                      "WRR_LOCALITY",
-	"envoy.extensions.load_balancing_policies.pick_first.v3.PickFirst":                                          "PICK_FIRST",
-	"envoy.extensions.load_balancing_policies.override_host.v3.OverrideHost":                                    "OVERRIDE_HOST",
-}
-
-// PolicyName is the cluster's effective LB policy: Envoy uses the first
-// load_balancing_policy entry whose type it knows, else lb_policy
-// (Cluster::ClusterImplBase, upstream_impl.cc: the typed list wins).
-func PolicyName(p *clusterv3.Cluster) string {
-	for _, pol := range p.GetLoadBalancingPolicy().GetPolicies() {
-		if n, ok := typedPolicies[config.TypeName(pol.GetTypedExtensionConfig().GetTypedConfig().GetTypeUrl())]; ok {
-			return n
-		}
-	}
-	if len(p.GetLoadBalancingPolicy().GetPolicies()) > 0 {
-		return config.TypeName(p.GetLoadBalancingPolicy().GetPolicies()[0].GetTypedExtensionConfig().GetTypedConfig().GetTypeUrl())
-	}
-	return p.GetLbPolicy().String()
 }
 
 // IsHashPolicy reports whether lbctl hash applies to policy.

@@ -95,29 +95,22 @@ func Subset(c *config.Config, cl *config.Cluster) (*SubsetSetup, config.Problems
 // load_balancing_policy entry Envoy supports, with its child policy's name
 // and decoded config.
 func typedSubset(c *config.Config, p *clusterv3.Cluster) (*subsetv3.Subset, string, proto.Message) {
-	for _, pol := range p.GetLoadBalancingPolicy().GetPolicies() {
-		m := c.Sources.Unpacked(pol.GetTypedExtensionConfig().GetTypedConfig())
-		if m == nil {
-			continue
-		}
-		sub, ok := m.(*subsetv3.Subset)
-		if !ok {
-			return nil, "", nil
-		}
-		for _, child := range sub.GetSubsetLbPolicy().GetPolicies() {
-			cm := c.Sources.Unpacked(child.GetTypedExtensionConfig().GetTypedConfig())
-			if cm == nil {
-				continue
-			}
-			name := string(cm.ProtoReflect().Descriptor().FullName())
-			if n, ok := typedPolicies[name]; ok {
-				name = n
-			}
-			return sub, name, cm
-		}
-		return sub, "", nil
+	i := typedIndex(p)
+	if i < 0 {
+		return nil, "", nil
 	}
-	return nil, "", nil
+	sub, ok := c.Sources.Unpacked(p.GetLoadBalancingPolicy().GetPolicies()[i].GetTypedExtensionConfig().GetTypedConfig()).(*subsetv3.Subset)
+	if !ok {
+		return nil, "", nil
+	}
+	// The child is chosen the same way: the first entry Envoy knows.
+	for _, child := range sub.GetSubsetLbPolicy().GetPolicies() {
+		name := config.TypeName(child.GetTypedExtensionConfig().GetTypedConfig().GetTypeUrl())
+		if n, ok := TypedPolicyName(name); ok {
+			return sub, n, c.Sources.Unpacked(child.GetTypedExtensionConfig().GetTypedConfig())
+		}
+	}
+	return sub, "", nil
 }
 
 func subsetFromLegacy(l *clusterv3.Cluster_LbSubsetConfig) *SubsetSetup {

@@ -2,7 +2,6 @@ package placement
 
 import (
 	"fmt"
-	"math"
 	"sort"
 
 	"github.com/lbctl/lbctl/lbmodel"
@@ -26,9 +25,39 @@ type HashPriority struct {
 	MaxShare   float64 `json:"max_share" yaml:"max_share"`
 	StdDev     float64 `json:"stddev" yaml:"stddev"`
 	// Imbalance is the max/min ratio of share ÷ expected share (the host's
-	// normalized weight); 1 is perfect, 0 when there is nothing to compare.
+	// normalized weight) over the hosts that get traffic; 1 is perfect, 0
+	// when there is nothing to compare. Starved counts the hosts with a
+	// positive weight but no ring entry or table slot.
 	Imbalance float64 `json:"imbalance" yaml:"imbalance"`
+	Starved   int     `json:"starved" yaml:"starved"`
 	Verdict   string  `json:"verdict" yaml:"verdict"`
+	// Ring and Table are this level's ring (ring order) or Maglev table
+	// (slot order), with --dump.
+	Ring  []RingEntry `json:"ring,omitempty" yaml:"ring,omitempty"`
+	Table []string    `json:"table,omitempty" yaml:"table,omitempty"`
+}
+
+// RingEntry is one ring entry.
+type RingEntry struct {
+	Hash uint64 `json:"hash" yaml:"hash"`
+	Host string `json:"host" yaml:"host"`
+}
+
+// Dump fills pr's ring or table from level i.
+func Dump(hs *Setup, i int, pr *HashPriority) {
+	pl := &hs.Levels[i]
+	switch {
+	case pl.Ring != nil:
+		pr.Ring = make([]RingEntry, len(pl.Ring.Entries))
+		for k, e := range pl.Ring.Entries {
+			pr.Ring[k] = RingEntry{Hash: e.Hash, Host: pl.Ring.Hosts[e.Host].Host.Address}
+		}
+	case pl.Table != nil:
+		pr.Table = make([]string, len(pl.Table.Slots))
+		for k, sl := range pl.Table.Slots {
+			pr.Table[k] = pl.Table.Hosts[sl].Host.Address
+		}
+	}
 }
 
 // HashHost is one host's part of its level's ring or table.
@@ -73,18 +102,12 @@ func Describe(hs *Setup, i int, policy string) (HashPriority, []HashHost) {
 	for k, s := range shares {
 		byAddr[s.Address] = k
 	}
-	lo, hi := math.Inf(1), 0.0
-	for k, s := range shares {
-		if w := weights[k].Weight; w > 0 {
-			q := s.Share / w
-			lo, hi = min(lo, q), max(hi, q)
-		}
+	expected := make([]float64, len(shares))
+	for k := range shares {
+		expected[k] = weights[k].Weight
 	}
-	if len(shares) > 1 && lo > 0 {
-		pr.Imbalance = hi / lo
-	} else if len(shares) > 1 {
-		pr.Imbalance = math.Inf(1)
-	}
+	// A starved host is a result, not an error: the ratio stays finite.
+	pr.Imbalance, pr.Starved = lbmodel.ShareImbalance(shares, expected)
 	pr.Verdict = verdict(pr, policy)
 	var hosts []HashHost
 	for _, h := range pl.Hosts {
@@ -109,12 +132,12 @@ func verdict(pr HashPriority, policy string) string {
 		return "empty: no healthy host and not in panic, so lookups here find no host"
 	case pr.InTable == 1:
 		return "one host answers every hash"
-	case math.IsInf(pr.Imbalance, 1):
+	case pr.Starved > 0:
 		fix := "raise minimum_ring_size"
 		if policy == "MAGLEV" {
 			fix = "raise table_size"
 		}
-		return fmt.Sprintf("some host has no %s at all: %s", map[bool]string{true: "ring entry", false: "table slot"}[policy == "RING_HASH"], fix)
+		return fmt.Sprintf("%d host(s) have no %s at all and get no traffic: %s", pr.Starved, map[bool]string{true: "ring entry", false: "table slot"}[policy == "RING_HASH"], fix)
 	}
 	ratio := fmt.Sprintf("max/min share ratio %.2f", pr.Imbalance)
 	switch {

@@ -51,6 +51,9 @@ type SubsetResult struct {
 	// Hosts is the pool the child LB balances over (the single host of a
 	// single_host_per_subset subset); empty when no host is returned.
 	Hosts []string `json:"hosts" yaml:"hosts"`
+	// Receiving are the pool's hosts that get traffic: the healthy ones,
+	// else the degraded ones, else all of them (the child LB in panic).
+	Receiving []string `json:"receiving" yaml:"receiving"`
 	// Source: subset, fallback or no_host.
 	Source string `json:"source" yaml:"source"`
 	// FallbackPolicy is the policy that chose the pool or refused; empty
@@ -207,8 +210,10 @@ func orNone(names []string) string {
 func subsetResult(d lbmodel.SubsetDecision, checks []lbmodel.SubsetProblem) SubsetResult {
 	res := SubsetResult{Hosts: []string{}, Source: string(d.Source), FallbackPolicy: d.FallbackPolicy, Reason: d.Reason,
 		Pool: d.Pool, NoHealthyHosts: d.NoHealthyHosts, PanicModeAny: d.PanicModeAny, Steps: []string{}}
+	res.Receiving = []string{}
 	if d.Yield != lbmodel.YieldNone {
 		res.Hosts = model.HostNames(d.Hosts)
+		res.Receiving = model.HostNames(receiving(d.Hosts))
 	}
 	if d.Subset != nil {
 		res.Subset = d.Subset.Values()
@@ -220,4 +225,21 @@ func subsetResult(d lbmodel.SubsetDecision, checks []lbmodel.SubsetProblem) Subs
 		res.Notes = append(res.Notes, p.Message)
 	}
 	return res
+}
+
+// receiving is who the subset's child LB sends to: healthy hosts, else
+// degraded ones, else every host (LoadBalancerBase panic).
+func receiving(hosts []lbmodel.Host) []lbmodel.Host {
+	for _, want := range []lbmodel.Coarse{lbmodel.Healthy, lbmodel.Degraded} {
+		var out []lbmodel.Host
+		for _, h := range hosts {
+			if h.Health() == want && !h.Status.Excluded() {
+				out = append(out, h)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return hosts
 }
