@@ -42,11 +42,11 @@ Examples:
   lbctl completion fish
   lbctl completion powershell
 
-Install:
-  bash        source <(lbctl completion bash)     # in ~/.bashrc
+Install (the bash and PowerShell lines go in ~/.bashrc and $PROFILE):
+  bash        source <(lbctl completion bash)
   zsh         lbctl completion zsh > "${fpath[1]}/_lbctl"
   fish        lbctl completion fish > ~/.config/fish/completions/lbctl.fish
-  powershell  lbctl completion powershell | Out-String | Invoke-Expression   # in $PROFILE`,
+  powershell  lbctl completion powershell | Out-String | Invoke-Expression`,
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() == 0 {
 				return usageErrorf("completion: name a shell: bash, zsh, fish or powershell")

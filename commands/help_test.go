@@ -75,3 +75,31 @@ func TestVersion(t *testing.T) {
 		t.Errorf("--version: exit %d, %q", code, out)
 	}
 }
+
+// Prose that overflows moves into the next line of its paragraph (no
+// one-word lines); example commands break before a flag with a shell
+// continuation, so the wrapped lines still paste as one command.
+func TestWrapHelpReflowsProseAndExamples(t *testing.T) {
+	in := strings.Join([]string{
+		"DESCRIPTION:",
+		"   one two three four five six seven eight nine ten eleven twelve",
+		"   thirteen fourteen.",
+		"   - a list item stays where it is",
+		"",
+		"   Examples:",
+		"     lbctl sweep fixtures/a.yaml --cluster backend --grid 0,1 --step 25",
+	}, "\n")
+	want := strings.Join([]string{
+		"DESCRIPTION:",
+		"   one two three four five six seven eight nine",
+		"   ten eleven twelve thirteen fourteen.",
+		"   - a list item stays where it is",
+		"",
+		"   Examples:",
+		"     lbctl sweep fixtures/a.yaml \\",
+		"         --cluster backend --grid 0,1 --step 25",
+	}, "\n")
+	if got := wrapHelp(in, 50); got != want {
+		t.Errorf("wrapHelp:\n%s\nwant:\n%s", got, want)
+	}
+}
