@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -107,7 +108,7 @@ func renderHash(t *Term, r *hashing.HashReport, all bool) {
 	}
 
 	if rm := r.Remove; rm != nil {
-		renderRemoval(t, rm)
+		renderRemoval(t, rm, all)
 	}
 
 	if len(r.Notes) > 0 {
@@ -142,7 +143,9 @@ func renderHashHosts(t *Term, hosts []placement.HashHost, unit string, all bool)
 	}
 }
 
-func renderRemoval(t *Term, rm *hashing.HashRemoval) {
+// renderRemoval shows what removing hosts moves; the hosts that gain the
+// most of the removed hash space first, the top 10 unless all.
+func renderRemoval(t *Term, rm *hashing.HashRemoval, all bool) {
 	fmt.Fprintf(t.Out, "\nRemoving %s\n", strings.Join(rm.Addresses, ", "))
 	var rows [][]string
 	for _, m := range []struct {
@@ -161,7 +164,7 @@ func renderRemoval(t *Term, rm *hashing.HashRemoval) {
 	}
 	fmt.Fprintln(t.Out, t.newTable([]string{"ALGORITHM", "CONFIG", "MOVED", "FROM REMOVED", "CHURN", ""}, rows, 2, 3, 4))
 	if rm.MaglevOverRing > 0 {
-		fmt.Fprintf(t.Out, "Maglev moves %.2f× as much of the hash space as ring hash (FROM REMOVED: what the removed hosts answered; CHURN: keys that move between hosts that stay).\n", rm.MaglevOverRing)
+		fmt.Fprintln(t.Out, wrap(fmt.Sprintf("Maglev moves %.2f× as much of the hash space as ring hash (FROM REMOVED: what the removed hosts answered; CHURN: keys that move between hosts that stay).", rm.MaglevOverRing), t.Width, ""))
 	}
 	dest := map[string][2]float64{}
 	var order []string
@@ -181,11 +184,20 @@ func renderRemoval(t *Term, rm *hashing.HashRemoval) {
 	if len(order) == 0 {
 		return
 	}
+	gain := func(h string) float64 { return max(dest[h][0], dest[h][1]) }
+	sort.SliceStable(order, func(i, j int) bool { return gain(order[i]) > gain(order[j]) })
+	shown := order
+	if !all && len(order) > topHosts {
+		shown = order[:topHosts]
+	}
 	rows = rows[:0]
-	for _, h := range order {
+	for _, h := range shown {
 		v := dest[h]
 		rows = append(rows, []string{h, fpct(v[0]), fpct(v[1])})
 	}
 	fmt.Fprintln(t.Out)
 	fmt.Fprintln(t.Out, t.newTable([]string{"MOVED TO", "RING HASH", "MAGLEV"}, rows, 1, 2))
+	if len(shown) < len(order) {
+		fmt.Fprintln(t.Out, t.Style().Faint(true).Render(fmt.Sprintf("… %d more hosts gain hash space (--all lists every host)", len(order)-len(shown))))
+	}
 }

@@ -1,0 +1,160 @@
+package commands
+
+import (
+	"flag"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// readmeExample is one "$ lbctl ..." line of a console block in the
+// README and the output printed under it.
+type readmeExample struct {
+	line int
+	cmd  string
+	want string
+}
+
+var updateReadme = flag.Bool("update-readme", false, "rewrite the README's console outputs that have no … elision")
+
+// matchElided reports whether got is want, where a line "…" in want
+// stands for any run of lines.
+func matchElided(got, want string) bool {
+	parts := strings.Split("\n"+want+"\n", "\n…\n")
+	got = "\n" + got + "\n"
+	if len(parts) == 1 {
+		return got == parts[0]
+	}
+	if !strings.HasPrefix(got, parts[0]+"\n") {
+		return false
+	}
+	rest := got[len(parts[0]):]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(rest, "\n"+p+"\n")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(p)+1:]
+	}
+	return strings.HasSuffix(rest, "\n"+parts[len(parts)-1])
+}
+
+func readmeExamples(t *testing.T, text string) []readmeExample {
+	var out []readmeExample
+	in := false
+	for i, l := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(l, "```console"):
+			in = true
+		case strings.HasPrefix(l, "```"):
+			in = false
+		case in && strings.HasPrefix(l, "$ "):
+			out = append(out, readmeExample{line: i + 1, cmd: l[2:]})
+		case in && len(out) > 0:
+			out[len(out)-1].want += l + "\n"
+		}
+	}
+	return out
+}
+
+// shellWords splits a command line as sh does for the quoting the README
+// uses (single and double quotes), dropping a trailing # comment.
+func shellWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	var quote rune
+	have := false
+	for _, r := range s {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '\'' || r == '"':
+			quote, have = r, true
+		case r == '#' && !have:
+			return words
+		case r == ' ' || r == '\t':
+			if have {
+				words = append(words, cur.String())
+				cur.Reset()
+				have = false
+			}
+		default:
+			cur.WriteRune(r)
+			have = true
+		}
+	}
+	if have {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// Every figure in the README comes from a command the README shows: each
+// console example is run and its output compared, line by line, with
+// what the README prints under it.
+func TestReadmeExamples(t *testing.T) {
+	t.Chdir("..")
+	text, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lastCode := 0
+	lines := strings.Split(string(text), "\n")
+	examples := readmeExamples(t, string(text))
+	defer func() {
+		if *updateReadme {
+			os.WriteFile("README.md", []byte(strings.Join(lines, "\n")), 0o644)
+		}
+	}()
+	for k, ex := range examples {
+		words := shellWords(ex.cmd)
+		if len(words) == 2 && words[0] == "echo" && words[1] == "$?" {
+			if got := strconv.Itoa(lastCode) + "\n"; got != ex.want {
+				t.Errorf("README.md:%d: exit %s, README says %s", ex.line, got, ex.want)
+			}
+			continue
+		}
+		if len(words) == 0 || words[0] != "lbctl" || strings.Contains(ex.cmd, "<TAB>") {
+			continue // completion is checked by the shell tests
+		}
+		head, stdoutOnly := -1, false
+		var args []string
+		for i := 1; i < len(words); i++ {
+			switch w := words[i]; {
+			case w == "|" && i+2 < len(words) && words[i+1] == "head":
+				head, _ = strconv.Atoi(strings.TrimPrefix(words[i+2], "-"))
+				i += 2
+			case w == "2>/dev/null":
+				stdoutOnly = true
+			default:
+				args = append(args, w)
+			}
+		}
+		code, out, errs := termRun(t, nil, args...)
+		lastCode = code
+		got := out
+		if !stdoutOnly {
+			got = errs + out
+		}
+		if head >= 0 {
+			lines := strings.SplitAfter(got, "\n")
+			got = strings.Join(lines[:min(head, len(lines))], "")
+		}
+		got, want := strings.TrimRight(got, "\n"), strings.TrimRight(ex.want, "\n")
+		if *updateReadme && !strings.Contains(want, "…") && got != want {
+			n := strings.Count(ex.want, "\n")
+			lines = append(lines[:ex.line], append(strings.Split(got, "\n"), lines[ex.line+n:]...)...)
+			shift := strings.Count(got, "\n") + 1 - n
+			for j := k + 1; j < len(examples); j++ {
+				examples[j].line += shift
+			}
+			continue
+		}
+		if !matchElided(got, want) {
+			t.Errorf("README.md:%d: $ %s\ngot:\n%s\nREADME:\n%s", ex.line, ex.cmd, got, ex.want)
+		}
+	}
+}
