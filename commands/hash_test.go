@@ -422,3 +422,29 @@ func TestHashCLIExplainSummary(t *testing.T) {
 		}
 	}
 }
+
+// hash --remove on a 500-host ring names the 10 hosts that gain the most
+// of the removed hash space, not all 442; --all lists every one.
+func TestHashRemoveSummarisesMovers(t *testing.T) {
+	t.Chdir("..")
+	args := []string{"hash", "fixtures/hash/hostloss-500.yaml", "--cluster", "ring500", "--remove", "10.1.1.243:80"}
+	code, out, errs := termRun(t, nil, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	_, movers, _ := strings.Cut(out, "MOVED TO")
+	rows := strings.Count(movers, "\n10.1.")
+	if rows != 10 || !strings.Contains(movers, "432 more hosts gain hash space (--all lists every host)") {
+		t.Errorf("want the top 10 movers and a count of the rest, got %d rows:\n%s", rows, movers)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "Maglev moves") && len(l) > 100 {
+			t.Errorf("prose line of %d columns: %q", len(l), l)
+		}
+	}
+	_, all, _ := termRun(t, nil, append(args, "--all")...)
+	_, movers, _ = strings.Cut(all, "MOVED TO")
+	if n := strings.Count(movers, "\n10.1."); n != 442 {
+		t.Errorf("--all: %d movers, want 442", n)
+	}
+}
