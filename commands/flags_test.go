@@ -86,7 +86,7 @@ func TestGlobalFlagsHonouredOrRejected(t *testing.T) {
 						t.Errorf("%s: output differs from the plain run", name)
 					}
 				case "--semantics grpc", "--semantics both":
-					if out == plain && c.Name != "session" {
+					if out == plain {
 						t.Errorf("%s: output is the same as --semantics envoy", name)
 					}
 				}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/grpc"
 	"github.com/lbctl/lbctl/analyze/model"
+	envoysession "github.com/lbctl/lbctl/analyze/session"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/urfave/cli/v3"
@@ -93,7 +95,7 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 		// xds_override_host policy: the cookie never selects a host.
 		rep := &grpc.SessionReport{Cluster: cl.Name(), Result: "delegate", Reason: "grpc-go has no stateful session affinity (gRFC A75 is implemented by C-core only): the session cookie is ignored and the cluster's LB policy picks the host",
 			OverrideHostStatus: []string{}, Endpoints: []grpc.SessionEndpoint{}, Notes: []string{}}
-		return writeOutput(cmd, rep, func(t *Term) { renderSession(t, rep) })
+		return writeSession(cmd, cfg, cl, opt, rep)
 	}
 	rep, err := grpc.Session(cfg, cl, opt)
 	if err != nil {
@@ -106,7 +108,50 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 		}
 		return inputError(fmt.Errorf("%scluster %q: %w", pos, cl.Name(), err))
 	}
-	return writeOutput(cmd, rep, func(t *Term) { renderSession(t, rep) })
+	return writeSession(cmd, cfg, cl, opt, rep)
+}
+
+// sessionOutput is gRFC A75's answer (the contract's fields) and, unless
+// --semantics grpc, Envoy's answer to the same request under "envoy".
+type sessionOutput struct {
+	*grpc.SessionReport `yaml:",inline"`
+	Envoy               *envoysession.Report `json:"envoy,omitempty" yaml:"envoy,omitempty"`
+}
+
+func writeSession(cmd *cli.Command, cfg *config.Config, cl *config.Cluster, opt grpc.SessionOptions, rep *grpc.SessionReport) error {
+	out := sessionOutput{SessionReport: rep}
+	if cmd.String("semantics") != "grpc" {
+		env, err := envoysession.Envoy(cfg, cl, opt.Cookie, opt.Options)
+		if err != nil {
+			return inputError(err)
+		}
+		out.Envoy = env
+	}
+	return writeOutput(cmd, out, func(t *Term) {
+		renderSession(t, rep)
+		if out.Envoy != nil {
+			renderEnvoySession(t, out.Envoy)
+		}
+	})
+}
+
+// renderEnvoySession writes Envoy's answer below gRPC's.
+func renderEnvoySession(t *Term, r *envoysession.Report) {
+	res := t.Style().Bold(true).Foreground(lipglossColor(r.Result)).Render(strings.ToUpper(r.Result))
+	filter := "no stateful_session filter loaded"
+	switch {
+	case r.Filter != "" && r.Strict:
+		filter = "strict stateful_session filter"
+	case r.Filter != "":
+		filter = "stateful_session filter"
+	}
+	fmt.Fprintf(t.Out, "\nEnvoy on the same request (%s): %s", filter, res)
+	if r.Host != nil {
+		fmt.Fprintf(t.Out, " %s", *r.Host)
+	}
+	fmt.Fprintln(t.Out)
+	fmt.Fprintln(t.Out, wrap(r.Reason, t.Width, ""))
+	renderNotes(t, r.Notes)
 }
 
 func renderSession(t *Term, r *grpc.SessionReport) {
@@ -127,7 +172,7 @@ func renderSession(t *Term, r *grpc.SessionReport) {
 	fmt.Fprintf(t.Out, "override_host_status [%s]%sidle_timeout %s\n", strings.Join(r.OverrideHostStatus, ", "), t.sep(), r.IdleTimeout)
 	rows := make([][]string, 0, len(r.Endpoints))
 	for _, e := range r.Endpoints {
-		rows = append(rows, []string{e.Address, "P" + fmt.Sprint(e.Priority), strings.ToLower(e.Health), e.State})
+		rows = append(rows, []string{e.Address, "P" + fmt.Sprint(e.Priority), e.Health, e.State})
 	}
 	fmt.Fprintln(t.Out)
 	fmt.Fprintln(t.Out, t.newTable([]string{"ENDPOINT", "PRIORITY", "HEALTH", "SUBCHANNEL"}, rows))

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -118,5 +119,57 @@ func TestSessionGRPCGo(t *testing.T) {
 	r := session(t, "--cluster", "svc", "--cookie", "10.40.0.2:80", "--grpc-impl", "go")
 	if r.Result != "delegate" || r.Host != nil || !strings.Contains(r.Reason, "grpc-go has no stateful session affinity") {
 		t.Errorf("%+v", r)
+	}
+}
+
+// Under Envoy semantics (the default) session also answers as Envoy does
+// (HostUtility::selectOverrideHost): the session host when its health is
+// in override_host_status (unset: UNKNOWN, HEALTHY, DEGRADED), else the
+// load balancer, or a 503 with a strict filter. --semantics grpc leaves
+// Envoy's answer out.
+func TestSessionEnvoyAnswer(t *testing.T) {
+	t.Chdir("..")
+	type envoy struct {
+		Result string  `json:"result"`
+		Host   *string `json:"host"`
+		Strict bool    `json:"strict"`
+		Filter string  `json:"filter"`
+	}
+	run := func(args ...string) (string, *envoy) {
+		code, out, errs := termRun(t, nil, append([]string{"session", "-o", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, errs)
+		}
+		var r struct {
+			Result string `json:"result"`
+			Envoy  *envoy `json:"envoy"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.Result, r.Envoy
+	}
+	f := "fixtures/grpc/session-envoy.yaml"
+	for _, c := range []struct {
+		cookie, want, host string
+	}{
+		{"10.50.0.1:80", "pick", "10.50.0.1:80"},
+		{"10.50.0.2:80", "pick", "10.50.0.2:80"}, // DEGRADED is in Envoy's default set
+		{"10.50.0.3:80", "fail", ""},             // UNHEALTHY, strict filter
+		{"10.9.9.9:80", "fail", ""},
+	} {
+		_, e := run(f, "--cluster", "web", "--cookie", c.cookie)
+		if e == nil || e.Result != c.want || !e.Strict || e.Filter != "fixtures/grpc/session-envoy.yaml:22:9" ||
+			(c.host == "") != (e.Host == nil) || (e.Host != nil && *e.Host != c.host) {
+			t.Errorf("cookie %s: envoy %+v, want %s %s", c.cookie, e, c.want, c.host)
+		}
+	}
+	// No filter loaded: not strict, so the load balancer picks.
+	grpcResult, e := run("fixtures/grpc/session.yaml", "--cluster", "svc", "--cookie", "10.40.0.4:80")
+	if e == nil || e.Result != "delegate" || e.Strict || e.Filter != "" || grpcResult != "delegate" {
+		t.Errorf("no filter: grpc %s, envoy %+v", grpcResult, e)
+	}
+	if _, e := run(f, "--cluster", "web", "--cookie", "10.50.0.1:80", "--semantics", "grpc"); e != nil {
+		t.Errorf("--semantics grpc: Envoy's answer %+v is printed too", e)
 	}
 }
