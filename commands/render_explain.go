@@ -40,8 +40,14 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 	if c.Aggregate == nil {
 		meta = append(meta, fmt.Sprintf("overprovisioning %.2g", float64(c.OverprovisioningFactor)/100))
 	}
-	meta = append(meta, "panic threshold "+pct(c.PanicThreshold), "availability "+pct(c.NormalizedTotalAvailability))
-	if c.TotalPanic {
+	meta = append(meta, "panic threshold "+pct(c.PanicThreshold))
+	if c.EndpointsMissing {
+		// Not an outage: the endpoints are elsewhere (a note says where).
+		meta = append(meta, t.Style().Foreground(lipgloss.Color("11")).Render("no endpoints in the input"))
+	} else {
+		meta = append(meta, "availability "+pct(c.NormalizedTotalAvailability))
+	}
+	if c.TotalPanic && !c.EndpointsMissing {
 		meta = append(meta, t.Style().Foreground(lipgloss.Color("9")).Bold(true).Render("TOTAL PANIC"))
 	}
 	fmt.Fprintln(t.Out, headline(t, title, meta))
@@ -51,7 +57,7 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 
 	if c.Aggregate != nil {
 		renderAggregate(t, c.Aggregate)
-	} else if len(c.Priorities) > 0 {
+	} else if len(c.Priorities) > 0 && !c.EndpointsMissing {
 		degraded := false
 		for _, p := range c.Priorities {
 			degraded = degraded || p.Degraded > 0 || p.DegradedLoad > 0
@@ -113,7 +119,9 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 		}
 		fmt.Fprintln(t.Out)
 	}
-	renderBudgets(t, c)
+	if !c.EndpointsMissing {
+		renderBudgets(t, c)
+	}
 	renderHosts(t, c.Hosts, all)
 	if len(c.Notes) > 0 {
 		fmt.Fprintln(t.Out)

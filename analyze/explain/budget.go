@@ -39,7 +39,7 @@ func addBudgets(c *config.Config, cl *config.Cluster, opt model.Options, cr *tra
 		return err
 	}
 	bs := lbmodel.ClusterBudgets(in, opt.BudgetOrder)
-	if len(bs) > 0 {
+	if len(bs) > 0 && !cr.EndpointsMissing {
 		cr.Notes = append(cr.Notes, orderNote(opt.BudgetOrder))
 	}
 	for i := range cr.Priorities {

@@ -49,6 +49,7 @@ func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (tr
 		Hosts:                  []traffic.HostReport{},
 		Notes:                  notes,
 		File:                   c.Sources.Pos(cl.Proto).String(),
+		EndpointsMissing:       len(m.Hosts) == 0 && cl.Proto.GetType().String() == "EDS" && cl.Assignment == nil,
 	}
 	if m.IsAggregate {
 		return explainAggregate(c, cr, m, opt)

@@ -27,6 +27,9 @@ type ClusterReport struct {
 	Notes       []string           `json:"notes" yaml:"notes"`
 	// File is where the cluster is defined (file:line:col).
 	File string `json:"file,omitempty" yaml:"file,omitempty"`
+	// EndpointsMissing: an EDS cluster whose ClusterLoadAssignment is not
+	// in the input; its figures are those of a cluster with no hosts.
+	EndpointsMissing bool `json:"endpoints_missing,omitempty" yaml:"endpoints_missing,omitempty"`
 }
 
 // PriorityReport is one priority level.

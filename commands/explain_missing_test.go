@@ -1,0 +1,44 @@
+package commands
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// An EDS cluster whose ClusterLoadAssignment is not in the input is not an
+// outage: text says "no endpoints in the input" instead of "availability
+// 0%, TOTAL PANIC" and shows no priority table or budgets; JSON keeps
+// Envoy's figures for a cluster without hosts and says endpoints_missing.
+func TestExplainEDSWithoutEndpoints(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "eds.yaml")
+	os.WriteFile(f, []byte("name: web\ntype: EDS\neds_cluster_config: {eds_config: {ads: {}}}\n"), 0o644)
+	code, out, errs := termRun(t, nil, "explain", f)
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, errs)
+	}
+	if !strings.Contains(out, "no endpoints in the input") || strings.Contains(out, "availability") ||
+		strings.Contains(out, "TOTAL PANIC") || strings.Contains(out, "PRIORITY") || strings.Contains(out, "Failure budget") ||
+		!strings.Contains(out, "no ClusterLoadAssignment for it was loaded") {
+		t.Errorf("text:\n%s", out)
+	}
+	_, out, _ = termRun(t, nil, "explain", f, "-o", "json")
+	var r struct {
+		Clusters []struct {
+			EndpointsMissing bool `json:"endpoints_missing"`
+			TotalPanic       bool `json:"total_panic"`
+			Priorities       []struct {
+				HealthyLoad int `json:"healthy_load"`
+			} `json:"priorities"`
+		} `json:"clusters"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Clusters) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	c := r.Clusters[0]
+	if !c.EndpointsMissing || !c.TotalPanic || len(c.Priorities) != 1 || c.Priorities[0].HealthyLoad != 100 {
+		t.Errorf("json: %+v", c)
+	}
+}
