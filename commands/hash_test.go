@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -446,5 +447,27 @@ func TestHashRemoveSummarisesMovers(t *testing.T) {
 	_, movers, _ = strings.Cut(all, "MOVED TO")
 	if n := strings.Count(movers, "\n10.1."); n != 442 {
 		t.Errorf("--all: %d movers, want 442", n)
+	}
+}
+
+// With weights 1:4 the shares are about 20%/80%; the verdict compares them
+// with the weighted shares, so it says balanced and says against what.
+func TestHashVerdictAgainstWeights(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "rw.yaml")
+	os.WriteFile(f, []byte(`name: rw
+type: STATIC
+lb_policy: RING_HASH
+load_assignment:
+  cluster_name: rw
+  endpoints:
+  - lb_endpoints:
+    - endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}
+      load_balancing_weight: 1
+    - endpoint: {address: {socket_address: {address: 10.0.0.2, port_value: 80}}}
+      load_balancing_weight: 4
+`), 0o644)
+	_, out, _ := termRun(t, nil, "hash", f, "--cluster", "rw")
+	if !strings.Contains(out, "max/min ratio of share to weighted share 1.03: balanced") || !strings.Contains(out, "19.57% - 80.43%") {
+		t.Errorf("verdict:\n%s", out)
 	}
 }

@@ -108,7 +108,11 @@ func Describe(hs *Setup, i int, policy string) (HashPriority, []HashHost) {
 	}
 	// A starved host is a result, not an error: the ratio stays finite.
 	pr.Imbalance, pr.Starved = lbmodel.ShareImbalance(shares, expected)
-	pr.Verdict = verdict(pr, policy)
+	weighted := false
+	for _, e := range expected {
+		weighted = weighted || e != expected[0]
+	}
+	pr.Verdict = verdict(pr, policy, weighted)
 	var hosts []HashHost
 	for _, h := range pl.Hosts {
 		hh := HashHost{Address: h.Address, Priority: i, Health: h.Status.String()}
@@ -124,7 +128,9 @@ func Describe(hs *Setup, i int, policy string) (HashPriority, []HashHost) {
 
 // verdict says in plain words whether the level's placement is even
 // enough, and what to change if not.
-func verdict(pr HashPriority, policy string) string {
+// With unequal weights the ratio compares each host's share with its
+// weighted share, so 20%/80% shares for weights 1:4 are balanced.
+func verdict(pr HashPriority, policy string, weighted bool) string {
 	switch {
 	case pr.InTable == 0 && pr.Hosts == 0:
 		return "no hosts"
@@ -140,6 +146,9 @@ func verdict(pr HashPriority, policy string) string {
 		return fmt.Sprintf("%d host(s) have no %s at all and get no traffic: %s", pr.Starved, map[bool]string{true: "ring entry", false: "table slot"}[policy == "RING_HASH"], fix)
 	}
 	ratio := fmt.Sprintf("max/min share ratio %.2f", pr.Imbalance)
+	if weighted {
+		ratio = fmt.Sprintf("max/min ratio of share to weighted share %.2f", pr.Imbalance)
+	}
 	switch {
 	case pr.Imbalance <= 1.1:
 		return ratio + ": balanced"
