@@ -1,0 +1,120 @@
+package lbmodel
+
+import (
+	"cmp"
+	"slices"
+)
+
+// LocalityBudget is how many of one locality's currently healthy hosts can
+// fail, one after another in the FailOrder and with every other host
+// unchanged, while a state still holds (nil: never, as in Budget). The
+// priority states are those of Budget, for the locality's priority.
+type LocalityBudget struct {
+	Budget
+	// BeforeShift: the locality's share of its priority's healthy traffic
+	// (LocalityShare.Share) has not dropped: nothing has moved to other
+	// localities.
+	BeforeShift *int `json:"before_shift"`
+}
+
+// MaxLocalityBudgetWork bounds LocalityBudgets: each failure step rebuilds
+// the cluster's shares, so the work is about (healthy hosts) × (hosts);
+// a ring or Maglev table rebuilt per step counts 1000 times as much.
+const MaxLocalityBudgetWork = 20_000_000
+
+// shareEpsilon absorbs float summation noise when a locality share is
+// compared with itself recomputed from unchanged weights.
+const shareEpsilon = 1e-12
+
+// LocalityBudgets returns, per priority and per locality (in GroupLocalities
+// order, as ClusterShares' Priorities[p].Localities), the budget of failing
+// that locality's healthy hosts alone. Every step recomputes the whole model
+// (priority load, locality weights, zone routing; ClusterShares), so the
+// rounding is Envoy's. ok is false when the work would pass
+// MaxLocalityBudgetWork.
+func LocalityBudgets(c ClusterInput, order FailOrder) (out [][]LocalityBudget, ok bool, err error) {
+	healthy := 0
+	for _, h := range c.Hosts {
+		if isHealthyHost(h) {
+			healthy++
+		}
+	}
+	work := healthy * len(c.Hosts)
+	if c.LB.Policy == PolicyPrecomputed {
+		work *= 1000
+	}
+	if work > MaxLocalityBudgetWork {
+		return nil, false, nil
+	}
+	base, err := newModel(c)
+	if err != nil {
+		return nil, true, err
+	}
+	cur := c
+	cur.Hosts = slices.Clone(c.Hosts)
+	out = make([][]LocalityBudget, len(base.levels))
+	for p := range base.levels {
+		ps, err := base.priorityShares(p)
+		if err != nil {
+			return nil, true, err
+		}
+		for gi, g := range base.locs[p].Groups {
+			idx := failIndices(c.Hosts, g.Healthy, order)
+			// clusterLoad carries the locality's share: 1 while it holds.
+			state := func(m *model, shareHolds bool) budgetState {
+				l := m.load.Levels[p]
+				s := budgetState{load: l.HealthyLoad + l.DegradedLoad, panic: l.Panic, total: m.load.TotalPanic}
+				if shareHolds {
+					s.clusterLoad = 1
+				}
+				return s
+			}
+			share := ps.Localities[gi].Share
+			var stepErr error
+			shifted := false
+			b, shift := scanBudget(len(idx), state(base, true), func(k int) budgetState {
+				cur.Hosts[idx[k-1]].Status = StatusUnhealthy
+				m, err := newModel(cur)
+				if err == nil && !shifted {
+					var s PriorityShares
+					if s, err = m.priorityShares(p); err == nil {
+						shifted = s.Localities[localityIndex(s, g.Locality)].Share < share-shareEpsilon
+					}
+				}
+				if err != nil {
+					stepErr = err
+					return state(base, true)
+				}
+				return state(m, !shifted)
+			})
+			copy(cur.Hosts, c.Hosts)
+			if stepErr != nil {
+				return nil, true, stepErr
+			}
+			out[p] = append(out[p], LocalityBudget{Budget: b, BeforeShift: shift})
+		}
+	}
+	return out, true, nil
+}
+
+// failIndices orders a locality's healthy host indices as they fail: the
+// last in file order first, or heaviest first (ties: the later first).
+func failIndices(hosts []Host, healthy []int, order FailOrder) []int {
+	idx := slices.Clone(healthy)
+	slices.Reverse(idx)
+	if order == FailHeaviestFirst {
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(hostWeight(hosts[b]), hostWeight(hosts[a])) })
+	}
+	return idx
+}
+
+// localityIndex finds loc among s's localities; a failed host never removes
+// its locality (it still has the host), so it is always there.
+func localityIndex(s PriorityShares, loc Locality) int {
+	for i, l := range s.Localities {
+		if l.Locality == loc {
+			return i
+		}
+	}
+	return 0
+}
