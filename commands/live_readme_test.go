@@ -28,6 +28,7 @@ func readmeSection(t *testing.T, heading string) string {
 // the Envoy at 127.0.0.1:9901 (with or without the /admin prefix), the
 // console examples from fixtures, their output compared with the README's.
 func TestReadmeLiveCommands(t *testing.T) {
+	fixWatch(t, 1)
 	dump, clusters := liveFixtures(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch strings.TrimPrefix(r.URL.Path, "/admin") {
