@@ -52,6 +52,8 @@ func LocalityBudgets(c ClusterInput, order FailOrder) (out [][]LocalityBudget, o
 	}
 	cur := c
 	cur.Hosts = slices.Clone(c.Hosts)
+	levels := slices.Clone(base.levels)
+	thr := min(100, c.PanicThreshold)
 	out = make([][]LocalityBudget, len(base.levels))
 	for p := range base.levels {
 		ps, err := base.priorityShares(p)
@@ -60,10 +62,18 @@ func LocalityBudgets(c ClusterInput, order FailOrder) (out [][]LocalityBudget, o
 		}
 		for gi, g := range base.locs[p].Groups {
 			idx := failIndices(c.Hosts, g.Healthy, order)
-			// clusterLoad carries the locality's share: 1 while it holds.
-			state := func(m *model, shareHolds bool) budgetState {
-				l := m.load.Levels[p]
-				s := budgetState{load: l.HealthyLoad + l.DegradedLoad, panic: l.Panic, total: m.load.TotalPanic}
+			ws := make([]uint64, len(idx))
+			for i, h := range idx {
+				ws[i] = hostWeight(c.Hosts[h])
+			}
+			// The priority states need only the level counts (as
+			// ClusterBudgets); clusterLoad carries the locality's share,
+			// 1 while it holds, which needs the whole model.
+			state := func(k int, shareHolds bool) budgetState {
+				levels[p] = failLevel(base.levels[p], ws, k)
+				pl := ComputePriorityLoad(levels, thr)
+				l := pl.Levels[p]
+				s := budgetState{load: l.HealthyLoad + l.DegradedLoad, panic: l.Panic, total: pl.TotalPanic}
 				if shareHolds {
 					s.clusterLoad = 1
 				}
@@ -72,21 +82,23 @@ func LocalityBudgets(c ClusterInput, order FailOrder) (out [][]LocalityBudget, o
 			share := ps.Localities[gi].Share
 			var stepErr error
 			shifted := false
-			b, shift := scanBudget(len(idx), state(base, true), func(k int) budgetState {
-				cur.Hosts[idx[k-1]].Status = StatusUnhealthy
-				m, err := newModel(cur)
-				if err == nil && !shifted {
+			b, shift := scanBudget(len(idx), state(0, true), func(k int) budgetState {
+				if !shifted && stepErr == nil {
+					cur.Hosts[idx[k-1]].Status = StatusUnhealthy
+					m, err := newModel(cur)
 					var s PriorityShares
-					if s, err = m.priorityShares(p); err == nil {
+					if err == nil {
+						s, err = m.priorityShares(p)
+					}
+					if err != nil {
+						stepErr = err
+					} else {
 						shifted = s.Localities[localityIndex(s, g.Locality)].Share < share-shareEpsilon
 					}
 				}
-				if err != nil {
-					stepErr = err
-					return state(base, true)
-				}
-				return state(m, !shifted)
+				return state(k, !shifted)
 			})
+			levels[p] = base.levels[p]
 			copy(cur.Hosts, c.Hosts)
 			if stepErr != nil {
 				return nil, true, stepErr
