@@ -17,9 +17,9 @@ type LocalityBudget struct {
 	BeforeShift *int `json:"before_shift"`
 }
 
-// MaxLocalityBudgetWork bounds LocalityBudgets: each failure step rebuilds
-// the cluster's shares, so the work is about (healthy hosts) × (hosts);
-// a ring or Maglev table rebuilt per step counts 1000 times as much.
+// MaxLocalityBudgetWork bounds LocalityBudgets: a failure step may rebuild
+// the cluster's model, so the work is about (healthy hosts) × (hosts); a
+// ring or Maglev table rebuilt per step counts 1000 times as much.
 const MaxLocalityBudgetWork = 20_000_000
 
 // shareEpsilon absorbs float summation noise when a locality share is
@@ -28,10 +28,11 @@ const shareEpsilon = 1e-12
 
 // LocalityBudgets returns, per priority and per locality (in GroupLocalities
 // order, as ClusterShares' Priorities[p].Localities), the budget of failing
-// that locality's healthy hosts alone. Every step recomputes the whole model
-// (priority load, locality weights, zone routing; ClusterShares), so the
-// rounding is Envoy's. ok is false when the work would pass
-// MaxLocalityBudgetWork.
+// that locality's healthy hosts alone. The priority states come from the
+// level counts, as in ClusterBudgets; the share is recomputed with the
+// whole model (effective locality weights, LocalityWrr::effectiveLocalityWeight,
+// or zone routing, ZoneAwareLoadBalancerBase::regenerateLocalityRoutingStructures)
+// after each failure until it moves. ok is false past MaxLocalityBudgetWork.
 func LocalityBudgets(c ClusterInput, order FailOrder) (out [][]LocalityBudget, ok bool, err error) {
 	healthy := 0
 	for _, h := range c.Hosts {
