@@ -204,4 +204,11 @@ func TestExplainCSDS(t *testing.T) {
 			t.Errorf("%s: share %v, want %v", a, shares[a], w)
 		}
 	}
+	// --watch asks the client again; nothing changes in its xDS state.
+	fixWatch(t, 2)
+	out2, errs, code := run(t, "", "explain", "--csds", admin, "--watch", "1ms")
+	if code != 0 || !strings.Contains(out2, "gRPC (grpc-core)") ||
+		!strings.HasSuffix(out2, "\n[12:00:00Z] fetch 2: no change\n\n[12:00:00Z] fetch 3: no change\n") {
+		t.Errorf("explain --csds --watch: exit %d (%s):\n%s", code, errs, out2)
+	}
 }

@@ -25,6 +25,8 @@ func explainCommand() *cli.Command {
 		Description: `Computes, exactly as Envoy does, each cluster's priority loads, panic state,
 aggregate cluster split, locality shares and per-host traffic shares.
 With no FILE (and nothing on standard input) it explains the built-in example.
+With --admin URL (or --csds ADDR), --watch DURATION fetches again every
+DURATION and prints what changed since the last fetch, until Ctrl-C.
 
 Examples:
   lbctl explain fixtures/aggregate.yaml
@@ -42,7 +44,7 @@ Examples:
 			&cli.BoolFlag{Name: "all", Usage: "list every host (text output shows the top 10 by default)"},
 			budgetOrderFlag(),
 			kindFlag(),
-		}, append(grpcFlags(), append(liveFlags(), observeFlag())...)...),
+		}, append(grpcFlags(), append(liveFlags(), observeFlag(), watchFlag())...)...),
 		ShellComplete: completeClusters,
 		Action:        runExplain,
 	}
@@ -56,6 +58,13 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 	}
 	if cmd.Duration("observe") > 0 && (cmd.String("admin") == "" || cmd.String("semantics") != "envoy") {
 		return usageErrorf("--observe needs --admin URL (it reads the running Envoy's counters) and Envoy semantics")
+	}
+	s := cmd.String("semantics")
+	if cmd.String("csds") != "" && !cmd.IsSet("semantics") {
+		s = "grpc" // a CSDS answer is a gRPC client's view
+	}
+	if err := checkWatch(cmd, s); err != nil {
+		return err
 	}
 	var cfg *config.Config
 	if len(files) == 0 && !stdinHasData(cmd) && !live(cmd) {
@@ -88,9 +97,8 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 	if err := checkWhatIf(cfg, opt); err != nil {
 		return err
 	}
-	s := cmd.String("semantics")
-	if cmd.String("csds") != "" && !cmd.IsSet("semantics") {
-		s = "grpc" // a CSDS answer is a gRPC client's view
+	if cmd.Duration("watch") > 0 {
+		return runExplainWatch(ctx, cmd, cfg, clusters, opt, s)
 	}
 	if s != "envoy" {
 		return runExplainGRPC(cmd, cfg, clusters, opt, s)

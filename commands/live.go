@@ -19,6 +19,18 @@ func liveFlags() []cli.Flag {
 	}
 }
 
+// adminFlags are the live flags of commands that compute Envoy's answer
+// only (sweep): --admin, not --csds, whose clients follow gRPC semantics.
+func adminFlags() []cli.Flag {
+	var out []cli.Flag
+	for _, f := range liveFlags() {
+		if f.Names()[0] != "csds" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // liveInputs fetches --admin's answers as inputs (none without --admin);
 // a failed fetch is an input error (exit 3).
 func liveInputs(cmd *cli.Command) ([]config.Input, error) {

@@ -27,19 +27,30 @@ func budgetOrder(cmd *cli.Command) lbmodel.FailOrder {
 
 // renderBudgets writes one line per level: how many of its healthy hosts
 // can fail before its traffic moves, it panics, and the cluster (or the
-// aggregate) is in total panic or fails over.
+// aggregate) is in total panic or fails over; under each priority, one
+// line per locality (its hosts failing alone).
 func renderBudgets(t *Term, c traffic.ClusterReport) {
 	var lines []string
 	for _, p := range c.Priorities {
 		if p.Budget != nil {
-			lines = append(lines, budgetLine(t, fmt.Sprintf("P%d", p.Priority), p.Healthy, *p.Budget, nil))
+			lines = append(lines, budgetLine(t, fmt.Sprintf("  P%d (%d healthy)", p.Priority, p.Healthy), "", *p.Budget))
+		}
+		for _, l := range p.Localities {
+			if l.Budget != nil {
+				head := fmt.Sprintf("    %s (%d healthy)", localityName(l.Region, l.Zone, l.SubZone), l.Healthy)
+				shift := "traffic never shifts to other localities"
+				if v := l.Budget.BeforeShift; v != nil {
+					shift = strconv.Itoa(*v) + " before traffic shifts to other localities"
+				}
+				lines = append(lines, budgetLine(t, head, shift, l.Budget.Budget))
+			}
 		}
 	}
 	if a := c.Aggregate; a != nil {
 		for _, l := range a.Levels {
 			if l.Budget != nil {
 				b := l.Budget
-				lines = append(lines, budgetLine(t, fmt.Sprintf("%s/P%d", l.Cluster, l.Priority), -1, b.Budget, b.BeforeFailover))
+				lines = append(lines, budgetLine(t, fmt.Sprintf("  %s/P%d", l.Cluster, l.Priority), "", b.Budget, budgetFact(b.BeforeFailover, "failover")))
 			}
 		}
 	}
@@ -53,22 +64,25 @@ func renderBudgets(t *Term, c traffic.ClusterReport) {
 	}
 }
 
-// budgetLine is "  P0 (5 healthy)  2 before spill · 5 before panic ·
-// never total panic", broken between facts to fit the terminal.
-func budgetLine(t *Term, level string, healthy int, b traffic.Budget, failover *int) string {
-	n := func(v *int, what string) string {
-		if v == nil {
-			return "never " + what
-		}
-		return strconv.Itoa(*v) + " before " + what
+// budgetFact is "2 before WHAT" or "never WHAT".
+func budgetFact(v *int, what string) string {
+	if v == nil {
+		return "never " + what
 	}
-	facts := []string{n(b.BeforeSpill, "spill"), n(b.BeforePanic, "panic"), n(b.BeforeTotalPanic, "total panic")}
-	if healthy < 0 { // an aggregate level
-		facts = append(facts, n(failover, "failover"))
+	return strconv.Itoa(*v) + " before " + what
+}
+
+// budgetLine is "  P0 (5 healthy): 2 before spill · 5 before panic ·
+// never total panic", after the lead fact (if any) and before the extra
+// ones, broken between facts to fit the terminal (continuations indented
+// under the head).
+func budgetLine(t *Term, head, lead string, b traffic.Budget, extra ...string) string {
+	var facts []string
+	if lead != "" {
+		facts = append(facts, lead)
 	}
-	head := "  " + level
-	if healthy >= 0 {
-		head += fmt.Sprintf(" (%d healthy)", healthy)
-	}
-	return strings.Replace(headline(t, head+":", facts), "\n  ", "\n    ", -1)
+	facts = append(facts, budgetFact(b.BeforeSpill, "spill"), budgetFact(b.BeforePanic, "panic"), budgetFact(b.BeforeTotalPanic, "total panic"))
+	facts = append(facts, extra...)
+	indent := head[:len(head)-len(strings.TrimLeft(head, " "))]
+	return strings.Replace(headline(t, head+":", facts), "\n  ", "\n"+indent+"  ", -1)
 }

@@ -24,7 +24,9 @@ func sweepCommand() *cli.Command {
 from every host healthy to none, all else unchanged, and computes at each step
 the load of every priority (or child cluster), the panic flags and, with
 --hosts, each host's share. As with --set-health, the first hosts in file
-order are the healthy ones. --grid varies two levels together.
+order are the healthy ones. --grid varies two levels together. With --admin
+URL the cluster and the health of the levels not varied are a running
+Envoy's (its /config_dump?include_eds and /clusters).
 
 Output: a table and a stacked bar chart (text), -o csv, -o json or -o yaml;
 --svg FILE also writes the chart as a standalone SVG.
@@ -35,7 +37,7 @@ Examples:
   lbctl sweep fixtures/priority-two-levels.yaml --cluster backend --grid 0,1 --step 25
   lbctl sweep fixtures/aggregate.yaml --cluster aggregate_cluster --child primary --priority 0
   lbctl sweep fixtures/sweep/priority-100.yaml --cluster backend --set-health backend/1=40 --svg docs/sweep-total-panic.svg`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "the cluster (required)"},
 			&cli.StringFlag{Name: "priority", Aliases: []string{"p"}, Usage: "the priority to vary (default: P0; of an aggregate's child: all its hosts)"},
 			&cli.StringFlag{Name: "child", Usage: "aggregate clusters: the child cluster to vary (default: the first)"},
@@ -45,7 +47,7 @@ Examples:
 			&cli.StringFlag{Name: "svg", Usage: "write the chart as an SVG file"},
 			&cli.StringSliceFlag{Name: "set-health", Usage: "what-if for the levels not varied: CLUSTER[/PRIORITY]=PERCENT or =HEALTHY/TOTAL (repeatable)"},
 			kindFlag(),
-		},
+		}, adminFlags()...),
 		ShellComplete: completeClusters,
 		Action:        runSweep,
 	}

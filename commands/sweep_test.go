@@ -302,3 +302,26 @@ func TestSweepYAML(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepAggregateGrid: --grid CHILD/P,CHILD/P over the aggregate of
+// seed 000 with the other levels down; the cells of rows 5, 7 (priority.md
+// §9 erratum 1: 60/40 in total panic), 8 and 9 of its table.
+func TestSweepAggregateGrid(t *testing.T) {
+	rows := sweepCSV(t, "../fixtures/sweep/aggregate-100.yaml", "--cluster", "aggregate_cluster", "--grid", "primary/0,secondary/0",
+		"--step", "1", "--set-health", "primary/1=0", "--set-health", "primary/2=0", "--set-health", "secondary/1=0")
+	if len(rows) != 101*101 {
+		t.Fatalf("%d cells, want 101×101", len(rows))
+	}
+	cases := []struct{ p0, s0, primary, secondary, total string }{
+		{"50", "50", "70", "30", "false"},
+		{"20", "20", "60", "40", "true"},
+		{"0", "100", "0", "100", "false"},
+		{"0", "72", "0", "100", "false"},
+	}
+	for _, c := range cases {
+		r := csvRow(t, rows, "healthy_primary_p0", c.p0, "healthy_secondary_p0", c.s0)
+		if got, want := cols(r, "primary", "secondary", "total_panic"), []string{c.primary, c.secondary, c.total}; !slices.Equal(got, want) {
+			t.Errorf("primary %s%% secondary %s%%: %v, want %v", c.p0, c.s0, got, want)
+		}
+	}
+}

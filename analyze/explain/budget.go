@@ -48,6 +48,38 @@ func addBudgets(c *config.Config, cl *config.Cluster, opt model.Options, cr *tra
 			cr.Priorities[i].Budget = &b
 		}
 	}
+	return addLocalityBudgets(in, opt.BudgetOrder, cr)
+}
+
+// addLocalityBudgets fills the budget of each locality explain lists
+// (locality-weighted or zone-aware clusters).
+func addLocalityBudgets(in lbmodel.ClusterInput, order lbmodel.FailOrder, cr *traffic.ClusterReport) error {
+	listed := false
+	for _, p := range cr.Priorities {
+		listed = listed || len(p.Localities) > 0
+	}
+	if !listed {
+		return nil
+	}
+	lbs, ok, err := lbmodel.LocalityBudgets(in, order)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		cr.Notes = append(cr.Notes, "locality failure budgets are left out: the cluster is too large to recompute once per host failure")
+		return nil
+	}
+	for i := range cr.Priorities {
+		p := cr.Priorities[i].Priority
+		for j := range cr.Priorities[i].Localities {
+			if p < len(lbs) && j < len(lbs[p]) {
+				lb := lbs[p][j]
+				cr.Priorities[i].Localities[j].Budget = &traffic.LocalityBudget{Budget: budgetReport(lb.Budget), BeforeShift: lb.BeforeShift}
+			}
+		}
+	}
+	cr.Notes = append(cr.Notes, "a locality's failure budget fails that locality's healthy hosts alone (the last in file order first unless --budget-order weight); "+
+		"with --set-health it can be checked for the locality whose hosts come last in its priority")
 	return nil
 }
 

@@ -75,6 +75,16 @@ type LocalityReport struct {
 	Degraded        int     `json:"degraded" yaml:"degraded"`
 	EffectiveWeight float64 `json:"effective_weight" yaml:"effective_weight"`
 	Share           float64 `json:"share" yaml:"share"`
+	// Budget is the failure budget of this locality's healthy hosts alone
+	// (explain with Envoy semantics; absent past lbmodel's work bound).
+	Budget *LocalityBudget `json:"budget,omitempty" yaml:"budget,omitempty"`
+}
+
+// LocalityBudget is a locality's budget (lbmodel.LocalityBudget);
+// BeforeShift: before the locality's share of its priority drops.
+type LocalityBudget struct {
+	Budget      `yaml:",inline"`
+	BeforeShift *int `json:"before_shift" yaml:"before_shift"`
 }
 
 // HostReport is one host and its share of the cluster's traffic.
