@@ -19,6 +19,7 @@ var globalCases = map[string][]string{
 	"subset":     {"fixtures/subset/seed-cluster.yaml", "--cluster", "cluster-name", "--match", "stage=canary"},
 	"session":    {"fixtures/grpc/session.yaml", "--cluster", "svc", "--cookie", "10.40.0.2:80"},
 	"sweep":      {"fixtures/priority-two-levels.yaml", "--cluster", "backend"},
+	"diff":       {"fixtures/diff/hosts/old.yaml", "fixtures/diff/hosts/new.yaml"},
 	"completion": {"bash"},
 	"man":        {},
 }

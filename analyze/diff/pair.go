@@ -1,0 +1,112 @@
+package diff
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
+	"google.golang.org/protobuf/proto"
+)
+
+// Pair is one cluster name on both sides; a nil side lacks the cluster.
+type Pair struct {
+	Name     string
+	Old, New *config.Cluster
+}
+
+// Changed pairs the clusters of old and new by name and keeps those whose
+// traffic inputs differ: the Cluster proto, its ClusterLoadAssignment, its
+// live health, and the configuration-wide inputs (node locality, local
+// cluster); aggregate parents of a changed child follow. Comparing inputs
+// first keeps a 10,000-cluster diff to the clusters that changed. The
+// pairs come sorted by name.
+func Changed(old, new *config.Config) []Pair {
+	all := map[string]*Pair{}
+	for _, cl := range old.Clusters {
+		all[cl.Name()] = &Pair{Name: cl.Name(), Old: cl}
+	}
+	for _, cl := range new.Clusters {
+		p := all[cl.Name()]
+		if p == nil {
+			p = &Pair{Name: cl.Name()}
+			all[cl.Name()] = p
+		}
+		p.New = cl
+	}
+	global := !sameGlobals(old, new)
+	changed := map[string]bool{}
+	for name, p := range all {
+		if global || !sameInputs(old, new, p) {
+			changed[name] = true
+		}
+	}
+	// A changed local cluster changes every zone-aware cluster's picture.
+	for _, c := range []*config.Config{old, new} {
+		if l := model.LocalClusterName(c, model.Options{}); l != "" && changed[l] {
+			for name := range all {
+				changed[name] = true
+			}
+		}
+	}
+	markParents(old, changed)
+	markParents(new, changed)
+	var out []Pair
+	for name := range changed {
+		out = append(out, *all[name])
+	}
+	slices.SortFunc(out, func(a, b Pair) int {
+		switch {
+		case a.Name < b.Name:
+			return -1
+		case a.Name > b.Name:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+func sameInputs(old, new *config.Config, p *Pair) bool {
+	if p.Old == nil || p.New == nil {
+		return false
+	}
+	return proto.Equal(p.Old.Proto, p.New.Proto) && proto.Equal(p.Old.Assignment, p.New.Assignment) &&
+		reflect.DeepEqual(old.LiveHealth[p.Name], new.LiveHealth[p.Name])
+}
+
+// sameGlobals compares what every cluster's picture depends on besides
+// itself: the node's locality and the local cluster's name.
+func sameGlobals(old, new *config.Config) bool {
+	lo, oko := model.NodeLocality(old, model.Options{})
+	ln, okn := model.NodeLocality(new, model.Options{})
+	return oko == okn && lo == ln && model.LocalClusterName(old, model.Options{}) == model.LocalClusterName(new, model.Options{})
+}
+
+// markParents adds the aggregate clusters of c that reach a changed
+// cluster, through any depth of nesting.
+func markParents(c *config.Config, changed map[string]bool) {
+	children := map[string][]string{}
+	for _, cl := range c.Clusters {
+		if cl.Proto.GetClusterType() == nil {
+			continue
+		}
+		if m := model.Of(c, cl); m.IsAggregate {
+			children[cl.Name()] = m.Aggregate
+		}
+	}
+	for grew := true; grew; {
+		grew = false
+		for parent, kids := range children {
+			if changed[parent] {
+				continue
+			}
+			for _, k := range kids {
+				if changed[k] {
+					changed[parent], grew = true, true
+					break
+				}
+			}
+		}
+	}
+}
