@@ -1,0 +1,185 @@
+package commands
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var updateDiff = flag.Bool("update-diff", false, "rewrite fixtures/diff/*/expected.* golden files")
+
+// Each fixture case's text, JSON and Markdown output is its golden file
+// (the numbers in them are checked against explain in analyze/diff).
+func TestDiffGolden(t *testing.T) {
+	t.Chdir("..")
+	dirs, _ := filepath.Glob("fixtures/diff/*")
+	if len(dirs) < 10 {
+		t.Fatalf("%d fixture cases", len(dirs))
+	}
+	for _, dir := range dirs {
+		for _, f := range []struct{ ext, o string }{{"txt", "text"}, {"json", "json"}, {"md", "markdown"}} {
+			t.Run(filepath.Base(dir)+" "+f.o, func(t *testing.T) {
+				code, out, errs := termRun(t, nil, "diff", dir+"/old.yaml", dir+"/new.yaml", "-o", f.o)
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, errs)
+				}
+				golden := filepath.Join(dir, "expected."+f.ext)
+				if *updateDiff {
+					if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (go test ./commands -run TestDiffGolden -update-diff writes it)", err)
+				}
+				if out != string(want) {
+					t.Errorf("output differs from %s:\n%s", golden, out)
+				}
+			})
+		}
+	}
+}
+
+func TestDiffExitCodes(t *testing.T) {
+	t.Chdir("..")
+	h := "fixtures/diff/hash/"
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{h + "old.yaml", h + "new.yaml"}, 0},
+		{[]string{h + "old.yaml", h + "new.yaml", "--exit-code"}, 1},
+		{[]string{h + "old.yaml", h + "old.yaml", "--exit-code"}, 0},
+		{[]string{h + "old.yaml", h + "new.yaml", "--fail-on-remap", "25"}, 1}, // Maglev moves 25.04%
+		{[]string{h + "old.yaml", h + "new.yaml", "--fail-on-remap", "26"}, 0},
+		{[]string{h + "old.yaml", h + "new.yaml", "--fail-on-shift", "24.9"}, 1}, // a Maglev host: 25 → 0
+		{[]string{h + "old.yaml", h + "new.yaml", "--fail-on-shift", "25"}, 0},
+		{[]string{h + "old.yaml", h + "new.yaml", "--fail-on", "new-findings"}, 1},
+		{[]string{h + "old.yaml", h + "new.yaml", "--fail-on", "error"}, 0}, // the new finding is a warning
+		{[]string{h + "old.yaml", h + "new.yaml", "--fail-on", "warning"}, 1},
+		{[]string{"fixtures/diff/priority/old.yaml", "fixtures/diff/priority/new.yaml", "--fail-on-shift", "43"}, 1}, // P1 0 → 44%
+		{[]string{h + "old.yaml"}, 2},
+		{[]string{h + "old.yaml", h + "new.yaml", "--fail-on-shift", "101"}, 2},
+		{[]string{h + "old.yaml", "no/such.yaml"}, 3},
+		{[]string{h + "old.yaml", "fixtures/broken/" + firstBroken(t)}, 3},
+	} {
+		code, out, errs := termRun(t, nil, append([]string{"diff"}, tc.args...)...)
+		if code != tc.code {
+			t.Errorf("diff %s: exit %d, want %d\n%s%s", strings.Join(tc.args, " "), code, tc.code, errs, out)
+		}
+	}
+}
+
+func firstBroken(t *testing.T) string {
+	fs, _ := filepath.Glob("fixtures/broken/*.yaml")
+	if len(fs) == 0 {
+		t.Fatal("no broken fixture")
+	}
+	return filepath.Base(fs[0])
+}
+
+// Findings are matched by rule, message and cluster, not by line: lines
+// moved by an edit above them are neither new nor fixed.
+func TestDiffFindingsIgnoreLines(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("../fixtures/diff/hash/new.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shifted := filepath.Join(dir, "shifted.yaml")
+	os.WriteFile(shifted, append([]byte("# one\n# two\n# three\n"), src...), 0o644)
+	code, out, errs := termRun(t, nil, "diff", "../fixtures/diff/hash/new.yaml", shifted, "-o", "json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var r struct {
+		Changed  bool
+		Findings struct{ New, Fixed []any }
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Changed || len(r.Findings.New) != 0 || len(r.Findings.Fixed) != 0 {
+		t.Errorf("a pure line shift: %s", out)
+	}
+}
+
+func gitRun(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t",
+		"GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// diff --git in a fresh clone with an uncommitted change, a file added
+// and one deleted, a range, and a bad revision.
+func TestDiffGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	fx, _ := filepath.Abs("../fixtures/diff")
+	origin := t.TempDir()
+	read := func(p string) []byte { b, _ := os.ReadFile(filepath.Join(fx, p)); return b }
+	os.WriteFile(filepath.Join(origin, "hosts.yaml"), read("hosts/old.yaml"), 0o644)
+	os.WriteFile(filepath.Join(origin, "gone.yaml"), read("clusters/old.yaml"), 0o644)
+	os.WriteFile(filepath.Join(origin, "README.txt"), []byte("not config\n"), 0o644)
+	gitRun(t, origin, "init", "-q")
+	gitRun(t, origin, "add", ".")
+	gitRun(t, origin, "commit", "-qm", "one")
+	clone := filepath.Join(t.TempDir(), "clone")
+	gitRun(t, origin, "clone", "-q", origin, clone)
+	t.Chdir(clone)
+	os.WriteFile("hosts.yaml", read("hosts/new.yaml"), 0o644)
+	os.Remove("gone.yaml")
+	os.WriteFile("added.yaml", read("policy/new.yaml"), 0o644)
+
+	code, out, errs := termRun(t, nil, "diff", "--git", "HEAD", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Clusters []struct{ Name, Change string }
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range r.Clusters {
+		got[c.Name] = c.Change
+	}
+	want := map[string]string{"web": "modified", "old-only": "removed", "billing": "removed", "same": "removed", "api": "added"}
+	if len(got) != len(want) {
+		t.Errorf("clusters %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %q, want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+	// With a PATH, only that file; HEAD..HEAD changes nothing.
+	if code, out, errs := termRun(t, nil, "diff", "--git", "HEAD", "hosts.yaml", "--exit-code"); code != 1 || !strings.Contains(out, "web") || strings.Contains(out, "billing") {
+		t.Errorf("PATH: exit %d\n%s%s", code, out, errs)
+	}
+	gitRun(t, clone, "add", "-A")
+	gitRun(t, clone, "commit", "-qm", "two")
+	if code, out, errs := termRun(t, nil, "diff", "--git", "HEAD~1..HEAD", "-o", "json"); code != 0 || !strings.Contains(out, `"web"`) {
+		t.Errorf("range: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := termRun(t, nil, "diff", "--git", "HEAD", "hosts.yaml", "--exit-code"); code != 0 {
+		t.Errorf("HEAD vs a clean tree: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = termRun(t, nil, "diff", "--git", "no-such-rev")
+	if code != ExitUsage || out != "" || !strings.Contains(errs, "no-such-rev") {
+		t.Errorf("bad revision: exit %d, stderr %q", code, errs)
+	}
+}
