@@ -55,11 +55,9 @@ Examples:
 	}
 }
 
-// diffSides loads OLD and NEW (concurrently: a 10,000-cluster dump takes
-// most of a diff's time to read).
-func diffSides(cmd *cli.Command) (old, new *config.Config, err error) {
+// diffInputs are the OLD and NEW inputs of the command line.
+func diffInputs(cmd *cli.Command) (oin, nin []config.Input, err error) {
 	args := cmd.Args().Slice()
-	var oin, nin []config.Input
 	switch {
 	case cmd.String("git") != "":
 		if cmd.String("admin") != "" {
@@ -88,21 +86,34 @@ func diffSides(cmd *cli.Command) (old, new *config.Config, err error) {
 		oin = []config.Input{{Path: args[0], Stdin: cmd.Root().Reader}}
 		nin = []config.Input{{Path: args[1], Stdin: cmd.Root().Reader}}
 	}
+	return oin, nin, nil
+}
+
+// diffSide is one side loaded, its clusters' inputs hashed and linted.
+type diffSide struct {
+	side     *diff.Side
+	findings []lint.Finding
+	err      error
+}
+
+// loadSides does each side's work in its own goroutine: reading a
+// 10,000-cluster dump is most of a diff's time.
+func loadSides(cmd *cli.Command, oin, nin []config.Input, targets []lint.Target) (old, new diffSide) {
+	one := func(in []config.Input, out *diffSide) {
+		cfg, err := config.Load(in, cmd.String("kind"))
+		if err != nil {
+			out.err = inputError(err)
+			return
+		}
+		out.side = diff.Prepare(cfg)
+		out.findings = lint.Run(cfg, lint.Options{Targets: targets})
+	}
 	var wg sync.WaitGroup
-	var oerr, nerr error
 	wg.Add(1)
-	go func() { defer wg.Done(); old, oerr = config.Load(oin, cmd.String("kind")) }()
-	new, nerr = config.Load(nin, cmd.String("kind"))
+	go func() { defer wg.Done(); one(oin, &old) }()
+	one(nin, &new)
 	wg.Wait()
-	if oerr != nil {
-		return nil, nil, inputError(oerr)
-	}
-	if nerr != nil {
-		return nil, nil, inputError(nerr)
-	}
-	printWarnings(cmd, old)
-	printWarnings(cmd, new)
-	return old, new, nil
+	return old, new
 }
 
 func runDiff(_ context.Context, cmd *cli.Command) error {
@@ -111,7 +122,7 @@ func runDiff(_ context.Context, cmd *cli.Command) error {
 			return usageErrorf("--%s %s: expected a percentage from 0 to 100", f, strconv.FormatFloat(v, 'g', -1, 64))
 		}
 	}
-	old, new, err := diffSides(cmd)
+	oin, nin, err := diffInputs(cmd)
 	if err != nil {
 		return err
 	}
@@ -123,20 +134,22 @@ func runDiff(_ context.Context, cmd *cli.Command) error {
 	case "both":
 		targets = []lint.Target{lint.TargetEnvoy, lint.TargetGRPC}
 	}
-	var oldF []lint.Finding
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); oldF = lint.Run(old, lint.Options{Targets: targets}) }()
-	newF := lint.Run(new, lint.Options{Targets: targets})
-	wg.Wait()
-	findings := diff.CompareFindings(old, new, oldF, newF)
+	o, n := loadSides(cmd, oin, nin, targets)
+	for _, s := range []diffSide{o, n} {
+		if s.err != nil {
+			return s.err
+		}
+	}
+	printWarnings(cmd, o.side.Config)
+	printWarnings(cmd, n.side.Config)
+	findings := diff.CompareFindings(o.side.Config, n.side.Config, o.findings, n.findings)
 
 	build := func(semantics string) (*diff.Report, error) {
 		opt := diff.Options{Explain: envoyExplainer}
 		if semantics == "grpc" {
 			opt = diff.Options{Explain: grpcExplainer, Semantics: "grpc"}
 		}
-		r, err := diff.Build(old, new, opt)
+		r, err := diff.BuildSides(o.side, n.side, opt)
 		if err != nil {
 			return nil, inputError(err)
 		}

@@ -1,8 +1,13 @@
 package commands
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // bigDump is an admin config_dump of n EDS clusters (round robin, ring
@@ -44,4 +49,54 @@ func bigDump(n int, changed string) []byte {
 	}
 	return []byte(`{"configs": [{"@type": "type.googleapis.com/envoy.admin.v3.ClustersConfigDump", "dynamic_active_clusters": [` + cl.String() +
 		`]}, {"@type": "type.googleapis.com/envoy.admin.v3.EndpointsConfigDump", "dynamic_endpoint_configs": [` + eds.String() + `]}]}`)
+}
+
+// writeBigPair writes a 10,000-cluster config_dump and the same dump with
+// one cluster changed.
+func writeBigPair(tb testing.TB, n int, changed string) (old, new string) {
+	tb.Helper()
+	dir := tb.TempDir()
+	old, new = filepath.Join(dir, "old.json"), filepath.Join(dir, "new.json")
+	if err := os.WriteFile(old, bigDump(n, ""), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(new, bigDump(n, changed), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return old, new
+}
+
+// onlyChanged runs lbctl diff -o json and checks that it reports exactly
+// the changed cluster.
+func onlyChanged(tb testing.TB, old, new, changed string) {
+	var out, errb bytes.Buffer
+	if code := Main([]string{"lbctl", "diff", old, new, "-o", "json"}, strings.NewReader(""), &out, &errb); code != 0 {
+		tb.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var r struct {
+		Clusters []struct{ Name string }
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		tb.Fatal(err)
+	}
+	if len(r.Clusters) != 1 || r.Clusters[0].Name != changed {
+		tb.Fatalf("want exactly %s, got %+v", changed, r.Clusters)
+	}
+}
+
+func TestDiffBigDumpReportsOnlyTheChange(t *testing.T) {
+	old, new := writeBigPair(t, 1000, "svc-00421")
+	onlyChanged(t, old, new, "svc-00421")
+}
+
+// BenchmarkDiff10k is the acceptance case: a 10,000-cluster config_dump
+// against itself with one cluster changed, the whole command (read, lint
+// and compare both sides, write JSON). Run with
+// go test ./commands -run '^$' -bench Diff10k -benchtime 3x
+func BenchmarkDiff10k(b *testing.B) {
+	old, new := writeBigPair(b, 10000, "svc-04242")
+	b.ResetTimer()
+	for range b.N {
+		onlyChanged(b, old, new, "svc-04242")
+	}
 }

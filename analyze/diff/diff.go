@@ -30,8 +30,14 @@ type Options struct {
 // inputs differ (Changed), and clusters whose picture stays the same are
 // left out. Lint findings are compared separately (CompareFindings).
 func Build(old, new *config.Config, opt Options) (*Report, error) {
+	return BuildSides(Prepare(old), Prepare(new), opt)
+}
+
+// BuildSides is Build over prepared sides.
+func BuildSides(olds, news *Side, opt Options) (*Report, error) {
+	old, new := olds.Config, news.Config
 	r := &Report{Semantics: opt.Semantics, Clusters: []Cluster{}, Findings: Findings{New: []Finding{}, Fixed: []Finding{}}}
-	for _, p := range Changed(old, new) {
+	for _, p := range Changed(olds, news) {
 		d := Cluster{Name: p.Name, Change: "modified"}
 		var o, n *traffic.ClusterReport
 		var err error

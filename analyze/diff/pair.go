@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"crypto/sha256"
 	"reflect"
 	"slices"
 
@@ -15,13 +16,46 @@ type Pair struct {
 	Old, New *config.Cluster
 }
 
+// Side is one loaded configuration with a canonical hash of each cluster's
+// inputs, computed once (and, for two sides, concurrently by the caller).
+type Side struct {
+	Config *config.Config
+	inputs map[string][sha256.Size]byte
+}
+
+// Prepare hashes each cluster's Cluster proto and ClusterLoadAssignment
+// (deterministic wire encoding): equal hashes are equal inputs.
+func Prepare(c *config.Config) *Side {
+	s := &Side{Config: c, inputs: make(map[string][sha256.Size]byte, len(c.Clusters))}
+	opt := proto.MarshalOptions{Deterministic: true}
+	var buf []byte
+	for _, cl := range c.Clusters {
+		h := sha256.New()
+		var err error
+		buf, err = opt.MarshalAppend(buf[:0], cl.Proto)
+		h.Write(buf)
+		h.Write([]byte{0})
+		if err == nil && cl.Assignment != nil {
+			buf, err = opt.MarshalAppend(buf[:0], cl.Assignment)
+			h.Write(buf)
+		}
+		if err != nil {
+			continue // no hash: compared as changed
+		}
+		s.inputs[cl.Name()] = [sha256.Size]byte(h.Sum(nil))
+	}
+	return s
+}
+
 // Changed pairs the clusters of old and new by name and keeps those whose
 // traffic inputs differ: the Cluster proto, its ClusterLoadAssignment, its
 // live health, and the configuration-wide inputs (node locality, local
 // cluster); aggregate parents of a changed child follow. Comparing inputs
-// first keeps a 10,000-cluster diff to the clusters that changed. The
+// first keeps a 10,000-cluster diff to the clusters that changed.
+// The sides come from Prepare. The
 // pairs come sorted by name.
-func Changed(old, new *config.Config) []Pair {
+func Changed(olds, news *Side) []Pair {
+	old, new := olds.Config, news.Config
 	all := map[string]*Pair{}
 	for _, cl := range old.Clusters {
 		all[cl.Name()] = &Pair{Name: cl.Name(), Old: cl}
@@ -37,7 +71,7 @@ func Changed(old, new *config.Config) []Pair {
 	global := !sameGlobals(old, new)
 	changed := map[string]bool{}
 	for name, p := range all {
-		if global || !sameInputs(old, new, p) {
+		if global || !sameInputs(olds, news, p) {
 			changed[name] = true
 		}
 	}
@@ -67,12 +101,13 @@ func Changed(old, new *config.Config) []Pair {
 	return out
 }
 
-func sameInputs(old, new *config.Config, p *Pair) bool {
+func sameInputs(olds, news *Side, p *Pair) bool {
 	if p.Old == nil || p.New == nil {
 		return false
 	}
-	return proto.Equal(p.Old.Proto, p.New.Proto) && proto.Equal(p.Old.Assignment, p.New.Assignment) &&
-		reflect.DeepEqual(old.LiveHealth[p.Name], new.LiveHealth[p.Name])
+	a, oka := olds.inputs[p.Name]
+	b, okb := news.inputs[p.Name]
+	return oka && okb && a == b && reflect.DeepEqual(olds.Config.LiveHealth[p.Name], news.Config.LiveHealth[p.Name])
 }
 
 // sameGlobals compares what every cluster's picture depends on besides
