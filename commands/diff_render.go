@@ -179,6 +179,9 @@ func diffLines(c diff.Cluster, all bool) [][2]string {
 			add("", fmt.Sprintf("  %s gains %s, loses %s", safeText(h.Address), sharePct(h.Gained), sharePct(h.Lost)))
 		}
 	}
+	if h := c.HashPolicy; h != nil {
+		add("route hash_policy", joinOr(*h.Old)+" → "+joinOr(*h.New))
+	}
 	if s := c.Subset; s != nil {
 		if s.FallbackPolicy != nil {
 			add("subset fallback", arrow(s.FallbackPolicy))
@@ -194,6 +197,13 @@ func diffLines(c diff.Cluster, all bool) [][2]string {
 		add("note", safeText(n))
 	}
 	return out
+}
+
+func joinOr(vs []string) string {
+	if len(vs) == 0 {
+		return "(none)"
+	}
+	return safeText(strings.Join(vs, "; "))
 }
 
 func hostMark(change string) string {

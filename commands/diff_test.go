@@ -183,3 +183,34 @@ func TestDiffGit(t *testing.T) {
 		t.Errorf("bad revision: exit %d, stderr %q", code, errs)
 	}
 }
+
+// --admin is the old side: the running Envoy against a file.
+func TestDiffAdmin(t *testing.T) {
+	dump, clusters := liveFixtures(t)
+	srv, _ := adminServer(t, "", dump, clusters)
+	code, out, errs := termRun(t, nil, "diff", "--admin", srv.URL, "../fixtures/live/config_dump.json", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// The file lacks the live health that /clusters adds: 10.0.0.2, which
+	// failed an outlier check in the running Envoy, gets its quarter back.
+	var r struct {
+		Clusters []struct {
+			Name  string
+			Hosts []struct {
+				Address string
+				Share   struct{ Old, New *float64 }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Clusters) != 1 || r.Clusters[0].Name != "backend" || r.Clusters[0].Hosts[0].Address != "10.0.0.2:8080" ||
+		*r.Clusters[0].Hosts[0].Share.Old != 0 || *r.Clusters[0].Hosts[0].Share.New != 0.25 {
+		t.Errorf("got %s", out)
+	}
+	if code, _, errs := termRun(t, nil, "diff", "--admin", srv.URL); code != ExitUsage {
+		t.Errorf("--admin without NEW: exit %d %s", code, errs)
+	}
+}

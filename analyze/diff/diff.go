@@ -61,6 +61,9 @@ func BuildSides(olds, news *Side, opt Options) (*Report, error) {
 		compareReports(&d, o, n)
 		if p.Old != nil && p.New != nil {
 			d.Subset = subsetChange(old, new, p)
+			if ro, rn := olds.routeHash[p.Name], news.routeHash[p.Name]; !slices.Equal(ro, rn) {
+				d.HashPolicy = both(append([]string{}, ro...), append([]string{}, rn...))
+			}
 			if opt.Semantics == "" && o != nil && n != nil {
 				h, err := hashChange(old, new, p)
 				if err != nil {
@@ -87,7 +90,7 @@ func ptr[T any](v T) *T { return &v }
 func (d *Cluster) differs() bool {
 	return d.LbPolicy != nil || d.OverprovisioningFactor != nil || d.PanicThreshold != nil || d.TotalPanic != nil ||
 		d.NoHostShare != nil || len(d.Priorities) > 0 || d.Aggregate != nil || len(d.Localities) > 0 ||
-		d.ZoneRouting != nil || len(d.Hosts) > 0 || d.Hash != nil || d.Subset != nil || len(d.Notes) > 0
+		d.ZoneRouting != nil || len(d.Hosts) > 0 || d.Hash != nil || d.HashPolicy != nil || d.Subset != nil || len(d.Notes) > 0
 }
 
 // finish fills the summary; called again after the findings are set.

@@ -39,7 +39,7 @@ func loadCase(t *testing.T, name string) (old, new *config.Config, r *Report) {
 }
 
 func fixtureCases() []string {
-	return []string{"hosts", "policy", "priority", "panic", "locality", "hash", "subset", "clusters", "aggregate", "zone"}
+	return []string{"hosts", "policy", "priority", "panic", "locality", "hash", "subset", "clusters", "aggregate", "zone", "hash-policy"}
 }
 
 // Every figure of the diff is the difference of the two explain results,
@@ -239,6 +239,13 @@ func TestSectionValues(t *testing.T) {
 		c := get(t, r, "shop")
 		if c.Subset == nil || *c.Subset.FallbackPolicy.New != "NO_FALLBACK" || len(*c.Subset.Selectors.New) != 2 {
 			t.Errorf("subset %+v", c.Subset)
+		}
+	})
+	t.Run("hash-policy", func(t *testing.T) {
+		_, _, r := loadCase(t, "hash-policy")
+		c := get(t, r, "sessions")
+		if c.HashPolicy == nil || (*c.HashPolicy.Old)[0] != `route "by-user": header x-user` || (*c.HashPolicy.New)[0] != `route "by-user": header x-tenant (terminal)` {
+			t.Errorf("hash_policy %+v", c.HashPolicy)
 		}
 	})
 	t.Run("clusters", func(t *testing.T) {

@@ -21,12 +21,14 @@ type Pair struct {
 type Side struct {
 	Config *config.Config
 	inputs map[string][sha256.Size]byte
+	// routeHash is the route hash policies per target cluster.
+	routeHash map[string][]string
 }
 
 // Prepare hashes each cluster's Cluster proto and ClusterLoadAssignment
 // (deterministic wire encoding): equal hashes are equal inputs.
 func Prepare(c *config.Config) *Side {
-	s := &Side{Config: c, inputs: make(map[string][sha256.Size]byte, len(c.Clusters))}
+	s := &Side{Config: c, inputs: make(map[string][sha256.Size]byte, len(c.Clusters)), routeHash: routeHashPolicies(c)}
 	opt := proto.MarshalOptions{Deterministic: true}
 	var buf []byte
 	for _, cl := range c.Clusters {
@@ -49,7 +51,7 @@ func Prepare(c *config.Config) *Side {
 
 // Changed pairs the clusters of old and new by name and keeps those whose
 // traffic inputs differ: the Cluster proto, its ClusterLoadAssignment, its
-// live health, and the configuration-wide inputs (node locality, local
+// live health, the hash policies of routes to it, and the configuration-wide inputs (node locality, local
 // cluster); aggregate parents of a changed child follow. Comparing inputs
 // first keeps a 10,000-cluster diff to the clusters that changed.
 // The sides come from Prepare. The
@@ -107,7 +109,7 @@ func sameInputs(olds, news *Side, p *Pair) bool {
 	}
 	a, oka := olds.inputs[p.Name]
 	b, okb := news.inputs[p.Name]
-	return oka && okb && a == b && reflect.DeepEqual(olds.Config.LiveHealth[p.Name], news.Config.LiveHealth[p.Name])
+	return oka && okb && a == b && slices.Equal(olds.routeHash[p.Name], news.routeHash[p.Name]) && reflect.DeepEqual(olds.Config.LiveHealth[p.Name], news.Config.LiveHealth[p.Name])
 }
 
 // sameGlobals compares what every cluster's picture depends on besides

@@ -48,10 +48,12 @@ type Cluster struct {
 	Hosts                  []Host           `json:"hosts,omitempty" yaml:"hosts,omitempty"`
 	// Doubled and Halved count hosts on both sides whose share more than
 	// doubled or fell below half.
-	Doubled int     `json:"doubled,omitempty" yaml:"doubled,omitempty"`
-	Halved  int     `json:"halved,omitempty" yaml:"halved,omitempty"`
-	Hash    *Hash   `json:"hash,omitempty" yaml:"hash,omitempty"`
-	Subset  *Subset `json:"subset,omitempty" yaml:"subset,omitempty"`
+	Doubled int   `json:"doubled,omitempty" yaml:"doubled,omitempty"`
+	Halved  int   `json:"halved,omitempty" yaml:"halved,omitempty"`
+	Hash    *Hash `json:"hash,omitempty" yaml:"hash,omitempty"`
+	// HashPolicy lists the hash_policy of each route to the cluster.
+	HashPolicy *Change[[]string] `json:"hash_policy,omitempty" yaml:"hash_policy,omitempty"`
+	Subset     *Subset           `json:"subset,omitempty" yaml:"subset,omitempty"`
 	// MaxShift is the largest |Δ share| of a host, a fraction.
 	MaxShift float64 `json:"max_shift" yaml:"max_shift"`
 	// Notes: what could not be compared, and why.
