@@ -35,16 +35,16 @@ files changed between the two sides are compared. With --admin URL, the running
 Envoy is the old side and the one argument the new side.
 
 Examples:
-  lbctl diff old.yaml new.yaml
+  lbctl diff fixtures/diff/hosts/old.yaml fixtures/diff/hosts/new.yaml
   lbctl diff --git HEAD
-  lbctl diff --git origin/main..HEAD envoy/ -o markdown
-  lbctl diff old.yaml new.yaml --fail-on-shift 10 --fail-on new-findings`,
+  lbctl diff --git HEAD fixtures/aggregate.yaml -o markdown
+  lbctl diff fixtures/diff/hash/old.yaml fixtures/diff/hash/new.yaml --fail-on-remap 30 --fail-on error`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "git", Usage: "compare with git revision REV (or REV..REV) instead of an OLD file"},
 			&cli.FloatFlag{Name: "fail-on-shift", Value: -1, Usage: "exit 1 when a host, locality, priority or aggregate share moves more than PERCENT points"},
 			&cli.FloatFlag{Name: "fail-on-remap", Value: -1, Usage: "exit 1 when more than PERCENT of a cluster's hash key space maps to another host"},
-			&cli.StringFlag{Name: "fail-on", Usage: "exit 1 on lint findings new in NEW: new-findings (any), error or warning (at or above)",
-				Validator: oneOf("fail-on", "new-findings", "error", "warning")},
+			&cli.StringFlag{Name: "fail-on", Usage: "exit 1 on lint findings new in NEW: new-findings (any), or at or above error, warning or info (none: never)",
+				Validator: oneOf("fail-on", "new-findings", "error", "warning", "info", "none")},
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when any cluster's traffic changes"},
 			&cli.StringFlag{Name: "admin", Usage: "the old side is this Envoy admin URL's /config_dump?include_eds and /clusters?format=json"},
 			&cli.BoolFlag{Name: "allow-remote", Usage: "allow --admin hosts other than loopback (127.0.0.0/8, ::1, localhost)"},
@@ -212,7 +212,7 @@ func diffFails(cmd *cli.Command, r *diff.Report) bool {
 	switch cmd.String("fail-on") {
 	case "new-findings":
 		return len(r.Findings.New) > 0
-	case "error", "warning":
+	case "error", "warning", "info":
 		min, _ := lint.ParseSeverity(cmd.String("fail-on"))
 		for _, f := range r.Findings.New {
 			if s, _ := lint.ParseSeverity(f.Severity); s >= min {

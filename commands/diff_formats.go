@@ -95,9 +95,9 @@ func diffGitHub(r *diff.Report) string {
 			}
 		}
 		// A removed cluster has no line in NEW: a notice without a file.
-		props := "title=" + ghProp("lbctl diff: "+c.Name+" "+c.Change)
+		props := "title=" + ghProp(safeText("lbctl diff: "+c.Name+" "+c.Change))
 		if file != "" {
-			props = "file=" + ghProp(file) + ",line=" + strconv.Itoa(max(line, 1)) + "," + props
+			props = "file=" + ghProp(safeText(file)) + ",line=" + strconv.Itoa(max(line, 1)) + "," + props
 		}
 		fmt.Fprintf(&b, "::notice %s::%s\n", props, ghData(safeText(strings.Join(facts, "; "))))
 	}
@@ -106,7 +106,7 @@ func diffGitHub(r *diff.Report) string {
 		if kind == "" {
 			kind = "notice"
 		}
-		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, ghProp(f.File), max(f.Line, 1), max(f.Column, 1),
+		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, ghProp(safeText(f.File)), max(f.Line, 1), max(f.Column, 1),
 			ghProp("new "+f.Rule+" "+f.Name), ghData(safeText(f.Message)))
 	}
 	return b.String()

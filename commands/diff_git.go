@@ -13,8 +13,8 @@ import (
 // git show: no checkout is touched. Without a second revision the new side
 // is the working tree. PATHs (files or directories, relative to the current
 // directory) select config files on both sides; without PATH, the config
-// files that differ between the sides. A file missing on one side is
-// simply absent there: its clusters are added or removed.
+// files that differ between the sides (none: an empty diff). A file
+// missing on one side is absent there: its clusters are added or removed.
 func gitSides(rev string, paths []string) (oin, nin []config.Input, err error) {
 	a, b, isRange := strings.Cut(rev, "..")
 	if a == "" || isRange && b == "" {
@@ -91,9 +91,6 @@ func gitSides(rev string, paths []string) (oin, nin []config.Input, err error) {
 		} else if _, err := os.Stat(abs); err == nil {
 			nin = append(nin, config.Input{Path: name})
 		}
-	}
-	if len(oin) == 0 && len(nin) == 0 {
-		return nil, nil, usageErrorf("--git %s: no config file (%s) differs or matches the paths given", rev, "*.yaml, *.yml, *.json")
 	}
 	return oin, nin, nil
 }

@@ -214,3 +214,23 @@ func TestDiffAdmin(t *testing.T) {
 		t.Errorf("--admin without NEW: exit %d %s", code, errs)
 	}
 }
+
+// Names from the files reach no output as raw control characters.
+func TestDiffNoControlCharacters(t *testing.T) {
+	dir := t.TempDir()
+	cl := "- name: \"evil\\e[31m|<b>\"\n  type: STATIC\n  load_assignment:\n    cluster_name: \"evil\\e[31m|<b>\"\n    endpoints:\n    - lb_endpoints:\n      - endpoint: { address: { socket_address: { address: ADDR, port_value: 80 } } }\n"
+	os.WriteFile(filepath.Join(dir, "old.yaml"), []byte(strings.Replace(cl, "ADDR", "10.0.0.1", 1)), 0o644)
+	os.WriteFile(filepath.Join(dir, "new.yaml"), []byte(strings.Replace(cl, "ADDR", "10.0.0.2", 1)), 0o644)
+	for _, o := range []string{"text", "json", "yaml", "markdown", "github"} {
+		code, out, errs := termRun(t, nil, "diff", filepath.Join(dir, "old.yaml"), filepath.Join(dir, "new.yaml"), "-o", o)
+		if code != 0 || !strings.Contains(out, "evil") {
+			t.Fatalf("-o %s: exit %d %s\n%s", o, code, errs, out)
+		}
+		for _, r := range out {
+			if r < 0x20 && r != '\n' || r == 0x7f {
+				t.Errorf("-o %s: control character %q in output", o, r)
+				break
+			}
+		}
+	}
+}

@@ -172,7 +172,7 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"--outptu", "json", "rules"}, `did you mean --output?`},
 		{[]string{"rules", "LB12O3"}, `lbctl: no rule "LB12O3"; did you mean LB1203?`},
 		{[]string{"frobnicate"}, `lbctl: unknown command "frobnicate" (see lbctl --help)`},
-		{[]string{"-o", "jsno", "rules"}, "lbctl: --output \"jsno\": expected one of text, json, yaml, csv; did you mean json? (see lbctl --help)\n"},
+		{[]string{"-o", "jsno", "rules"}, "lbctl: --output \"jsno\": expected one of text, json, yaml, csv, markdown, github; did you mean json? (see lbctl --help)\n"},
 		{[]string{"lint", "--format", "sarf", "x"}, `; did you mean sarif? (see lbctl lint --help)`},
 		{[]string{"completion", "bsh"}, `; did you mean bash?`},
 	} {
