@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"runtime/debug"
 	"fmt"
 	"strconv"
 	"sync"
@@ -125,6 +126,12 @@ func runDiff(_ context.Context, cmd *cli.Command) error {
 	oin, nin, err := diffInputs(cmd)
 	if err != nil {
 		return err
+	}
+	if env("GOGC") == "" {
+		// Both configurations stay live to the end: collecting while they
+		// are read is mostly wasted (a quarter of a 10,000-cluster diff's
+		// CPU at the default 100, for no smaller peak).
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
 	sem := cmd.String("semantics")
 	var targets []lint.Target

@@ -68,13 +68,28 @@ func writeDiffMarkdown(b *strings.Builder, r *diff.Report) {
 		fmt.Fprintf(b, "<details><summary>%s: %s</summary>\n\n", mdText(c.Name), c.Change)
 		for _, l := range lines {
 			if l[0] == "" {
-				fmt.Fprintf(b, "  - %s\n", mdText(strings.TrimSpace(l[1])))
+				fmt.Fprintf(b, "  - %s\n", mdText(mdRow(l[1])))
 			} else {
 				fmt.Fprintf(b, "- %s: %s\n", l[0], mdText(l[1]))
 			}
 		}
 		b.WriteString("\n</details>\n")
 	}
+}
+
+// mdRow is a host row without the text output's column marks ("+ new",
+// "- gone", "~"), which Markdown would read as list bullets.
+func mdRow(s string) string {
+	f := strings.Fields(s)
+	switch {
+	case len(f) > 2 && f[0] == "+" && f[1] == "new":
+		f = append([]string{"added"}, f[2:]...)
+	case len(f) > 2 && f[0] == "-" && f[1] == "gone":
+		f = append([]string{"removed"}, f[2:]...)
+	case len(f) > 1 && f[0] == "~":
+		f = f[1:]
+	}
+	return strings.Join(f, " ")
 }
 
 // diffGitHub writes workflow-command annotations: a notice on each changed

@@ -148,7 +148,7 @@ func diffLines(c diff.Cluster, all bool) [][2]string {
 				modified++
 			}
 		}
-		add("hosts", fmt.Sprintf("%d added, %d removed, %d changed; max |Δshare| %s pp; %d doubled, %d halved",
+		add("hosts", fmt.Sprintf("%d added, %d removed, %d changed; largest move %s pp; %d doubled, %d halved",
 			added, removed, modified, strings.TrimSuffix(sharePct(c.MaxShift), "%"), c.Doubled, c.Halved))
 		for i, h := range c.Hosts {
 			if i == diffHostRows && !all {
