@@ -2,8 +2,8 @@ package commands
 
 import (
 	"context"
-	"runtime/debug"
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
