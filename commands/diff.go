@@ -31,13 +31,14 @@ panic, aggregate and locality loads, per-host shares, the key space a ring hash 
 Maglev change remaps, subset settings, and lint findings new or fixed.
 OLD and NEW are each a file, a directory or - (standard input). With --git REV the
 old side is each PATH at REV (git show; nothing is checked out) and the new side
-the working tree, or the second revision of --git A..B. Without PATH, the config
-files changed between the two sides are compared. With --admin URL, the running
+the working tree, or the second revision of --git A..B. Without PATH, the *.yaml,
+*.yml and *.json files changed between the two sides are compared (all must be
+Envoy config: give PATHs to choose). With --admin URL, the running
 Envoy is the old side and the one argument the new side.
 
 Examples:
   lbctl diff fixtures/diff/hosts/old.yaml fixtures/diff/hosts/new.yaml
-  lbctl diff --git HEAD
+  lbctl diff --git HEAD fixtures/diff/hosts/new.yaml
   lbctl diff --git HEAD fixtures/aggregate.yaml -o markdown
   lbctl diff fixtures/diff/hash/old.yaml fixtures/diff/hash/new.yaml --fail-on-remap 30 --fail-on error`,
 		Flags: []cli.Flag{

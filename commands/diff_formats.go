@@ -100,8 +100,8 @@ func diffGitHub(r *diff.Report) string {
 	for _, c := range r.Clusters {
 		file, line := "", 0
 		switch {
-		case c.File != nil && c.File.New != nil:
-			file, line = splitPos(*c.File.New)
+		case c.At != "":
+			file, line = splitPos(c.At)
 		}
 		var facts []string
 		for _, l := range diffLines(c, false) {

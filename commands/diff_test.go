@@ -12,7 +12,7 @@ import (
 
 var updateDiff = flag.Bool("update-diff", false, "rewrite fixtures/diff/*/expected.* golden files")
 
-// Each fixture case's text, JSON and Markdown output is its golden file
+// Each fixture case's text, JSON, Markdown and GitHub output is its golden file
 // (the numbers in them are checked against explain in analyze/diff).
 func TestDiffGolden(t *testing.T) {
 	t.Chdir("..")
@@ -21,7 +21,7 @@ func TestDiffGolden(t *testing.T) {
 		t.Fatalf("%d fixture cases", len(dirs))
 	}
 	for _, dir := range dirs {
-		for _, f := range []struct{ ext, o string }{{"txt", "text"}, {"json", "json"}, {"md", "markdown"}} {
+		for _, f := range []struct{ ext, o string }{{"txt", "text"}, {"json", "json"}, {"md", "markdown"}, {"github", "github"}} {
 			t.Run(filepath.Base(dir)+" "+f.o, func(t *testing.T) {
 				code, out, errs := termRun(t, nil, "diff", dir+"/old.yaml", dir+"/new.yaml", "-o", f.o)
 				if code != 0 {

@@ -76,6 +76,9 @@ func BuildSides(olds, news *Side, opt Options) (*Report, error) {
 				continue
 			}
 		}
+		if p.New != nil {
+			d.At = changedAt(new, p.New, &d)
+		}
 		r.Clusters = append(r.Clusters, d)
 	}
 	renames(r.Clusters, old, new)

@@ -35,7 +35,9 @@ type Cluster struct {
 	RenamedFrom string `json:"renamed_from,omitempty" yaml:"renamed_from,omitempty"`
 	RenamedTo   string `json:"renamed_to,omitempty" yaml:"renamed_to,omitempty"`
 	// File is where the cluster is defined on each side (file:line:col).
-	File                   *Change[string]  `json:"file,omitempty" yaml:"file,omitempty"`
+	File *Change[string] `json:"file,omitempty" yaml:"file,omitempty"`
+	// At is where in NEW the change shows (the changed field or endpoint).
+	At                     string           `json:"at,omitempty" yaml:"at,omitempty"`
 	LbPolicy               *Change[string]  `json:"lb_policy,omitempty" yaml:"lb_policy,omitempty"`
 	OverprovisioningFactor *Change[uint32]  `json:"overprovisioning_factor,omitempty" yaml:"overprovisioning_factor,omitempty"`
 	PanicThreshold         *Change[int]     `json:"panic_threshold,omitempty" yaml:"panic_threshold,omitempty"`
