@@ -3,8 +3,11 @@ package commands
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -57,43 +60,76 @@ Examples:
 	}
 }
 
-// diffInputs are the OLD and NEW inputs of the command line.
-func diffInputs(cmd *cli.Command) (oin, nin []config.Input, err error) {
+// diffInputs are the OLD and NEW inputs of the command line, and how a
+// configuration is named on each side for pairing (its first file, less
+// the side's own prefix).
+func diffInputs(cmd *cli.Command) (oin, nin []config.Input, key func(old bool, c *config.Config) string, err error) {
 	args := cmd.Args().Slice()
+	var oroot, nroot string
+	key = func(old bool, c *config.Config) string {
+		if len(c.Files) == 0 {
+			return ""
+		}
+		f, root := c.Files[0], nroot
+		if old {
+			root = oroot
+			if rev := cmd.String("git"); rev != "" {
+				a, _, _ := strings.Cut(rev, "..")
+				f = strings.TrimPrefix(f, a+":")
+			}
+		}
+		if root != "" {
+			if r, err := filepath.Rel(root, f); err == nil {
+				return filepath.ToSlash(r)
+			}
+		}
+		return filepath.ToSlash(f)
+	}
 	switch {
 	case cmd.String("git") != "":
 		if cmd.String("admin") != "" {
-			return nil, nil, usageErrorf("--git and --admin: give one old side")
+			return nil, nil, nil, usageErrorf("--git and --admin: give one old side")
 		}
 		oin, nin, err = gitSides(cmd.String("git"), args)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	case cmd.String("admin") != "":
 		if len(args) != 1 {
-			return nil, nil, usageErrorf("diff --admin URL NEW: expected one NEW file or directory, got %d arguments", len(args))
+			return nil, nil, nil, usageErrorf("diff --admin URL NEW: expected one NEW file or directory, got %d arguments", len(args))
 		}
 		oin, err = liveInputs(cmd)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		nin = []config.Input{{Path: args[0], Stdin: cmd.Root().Reader}}
 	default:
 		if len(args) != 2 {
-			return nil, nil, usageErrorf("diff: expected OLD and NEW (files, directories or -), got %d arguments; or use --git REV", len(args))
+			return nil, nil, nil, usageErrorf("diff: expected OLD and NEW (files, directories or -), got %d arguments; or use --git REV", len(args))
 		}
 		if args[0] == "-" && args[1] == "-" {
-			return nil, nil, usageErrorf("diff: only one side can be standard input")
+			return nil, nil, nil, usageErrorf("diff: only one side can be standard input")
 		}
 		oin = []config.Input{{Path: args[0], Stdin: cmd.Root().Reader}}
 		nin = []config.Input{{Path: args[1], Stdin: cmd.Root().Reader}}
+		oroot, nroot = dirOrEmpty(args[0]), dirOrEmpty(args[1])
 	}
-	return oin, nin, nil
+	return oin, nin, key, nil
 }
 
-// diffSide is one side loaded, its clusters' inputs hashed and linted.
+// dirOrEmpty is path when it is a directory.
+func dirOrEmpty(path string) string {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return path
+	}
+	return ""
+}
+
+// diffSide is one side loaded (grouped as lint groups inputs; an admin
+// answer is one configuration), its clusters' inputs hashed and linted.
 type diffSide struct {
-	side     *diff.Side
+	configs  []*config.Config
+	sides    []*diff.Side
 	findings []lint.Finding
 	err      error
 }
@@ -101,21 +137,31 @@ type diffSide struct {
 // loadSides does each side's work in its own goroutine: reading a
 // 10,000-cluster dump is most of a diff's time.
 func loadSides(cmd *cli.Command, oin, nin []config.Input, targets []lint.Target) (old, new diffSide) {
-	one := func(in []config.Input, out *diffSide) {
-		cfg, err := config.Load(in, cmd.String("kind"))
+	one := func(in []config.Input, merge bool, out *diffSide) {
+		cfgs, err := config.LoadGroups(in, cmd.String("kind"), merge)
 		if err != nil {
 			out.err = inputError(err)
 			return
 		}
-		out.side = diff.Prepare(cfg)
-		out.findings = lint.Run(cfg, lint.Options{Targets: targets})
+		out.configs = cfgs
+		for _, c := range cfgs {
+			out.sides = append(out.sides, diff.Prepare(c))
+		}
+		out.findings = lint.RunGroups(cfgs, lint.Options{Targets: targets})
 	}
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); one(oin, &old) }()
-	one(nin, &new)
+	go func() { defer wg.Done(); one(oin, cmd.String("admin") != "", &old) }()
+	one(nin, false, &new)
 	wg.Wait()
 	return old, new
+}
+
+// emptySide is a configuration with nothing in it, for a side that lacks
+// a configuration the other has.
+func emptySide() *diff.Side {
+	c, _ := config.Load(nil, "")
+	return diff.Prepare(c)
 }
 
 func runDiff(_ context.Context, cmd *cli.Command) error {
@@ -124,7 +170,7 @@ func runDiff(_ context.Context, cmd *cli.Command) error {
 			return usageErrorf("--%s %s: expected a percentage from 0 to 100", f, strconv.FormatFloat(v, 'g', -1, 64))
 		}
 	}
-	oin, nin, err := diffInputs(cmd)
+	oin, nin, key, err := diffInputs(cmd)
 	if err != nil {
 		return err
 	}
@@ -148,16 +194,18 @@ func runDiff(_ context.Context, cmd *cli.Command) error {
 			return s.err
 		}
 	}
-	printWarnings(cmd, o.side.Config)
-	printWarnings(cmd, n.side.Config)
-	findings := diff.CompareFindings(o.side.Config, n.side.Config, o.findings, n.findings)
+	for _, c := range append(append([]*config.Config{}, o.configs...), n.configs...) {
+		printWarnings(cmd, c)
+	}
+	findings := diff.CompareFindings(o.configs, n.configs, o.findings, n.findings)
+	groups := diff.PairGroups(o.sides, n.sides, key, emptySide)
 
 	build := func(semantics string) (*diff.Report, error) {
 		opt := diff.Options{Explain: envoyExplainer}
 		if semantics == "grpc" {
 			opt = diff.Options{Explain: grpcExplainer, Semantics: "grpc"}
 		}
-		r, err := diff.BuildSides(o.side, n.side, opt)
+		r, err := diff.BuildGroups(groups, opt)
 		if err != nil {
 			return nil, inputError(err)
 		}

@@ -234,3 +234,36 @@ func TestDiffNoControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// Each bootstrap is its own configuration on each side, as lint groups
+// inputs: two Envoys with a cluster of the same name are compared each
+// with its own, and the changed one is named.
+func TestDiffGroupsLikeLint(t *testing.T) {
+	boot := func(addr string) []byte {
+		return []byte("static_resources:\n  clusters:\n  - name: backend\n    type: STATIC\n    load_assignment:\n      cluster_name: backend\n      endpoints:\n      - lb_endpoints:\n        - endpoint: { address: { socket_address: { address: 10.0.0.1, port_value: 80 } } }\n        - endpoint: { address: { socket_address: { address: " + addr + ", port_value: 80 } } }\n")
+	}
+	old, new := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(old, "a.yaml"), boot("10.0.0.2"), 0o644)
+	os.WriteFile(filepath.Join(old, "b.yaml"), boot("10.0.0.2"), 0o644)
+	os.WriteFile(filepath.Join(new, "a.yaml"), boot("10.0.0.2"), 0o644)
+	os.WriteFile(filepath.Join(new, "b.yaml"), boot("10.0.0.3"), 0o644)
+	os.WriteFile(filepath.Join(new, "c.yaml"), boot("10.0.0.4"), 0o644)
+	code, out, errs := termRun(t, nil, "diff", old, new, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Clusters []struct{ Name, Change, Config string }
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range r.Clusters {
+		got[c.Config] = c.Name + " " + c.Change
+	}
+	want := map[string]string{"b.yaml": "backend modified", "c.yaml": "backend added"}
+	if len(got) != 2 || got["b.yaml"] != want["b.yaml"] || got["c.yaml"] != want["c.yaml"] {
+		t.Errorf("got %v, want %v\n%s", got, want, out)
+	}
+}

@@ -11,7 +11,7 @@ import (
 // message and cluster, never by line (an edit above a finding moves it):
 // what only NEW has is new, what only OLD has is fixed. Each finding counts
 // once, so a second copy of the same problem is new.
-func CompareFindings(oc, nc *config.Config, old, new []lint.Finding) Findings {
+func CompareFindings(oc, nc []*config.Config, old, new []lint.Finding) Findings {
 	io, in := clusterIndex(oc), clusterIndex(nc)
 	key := func(idx fileIndex, f lint.Finding) string {
 		return f.Rule + "\x00" + string(f.Target) + "\x00" + f.Message + "\x00" + idx.at(f.Pos)
@@ -66,15 +66,17 @@ type clusterStart struct {
 	name string
 }
 
-func clusterIndex(c *config.Config) fileIndex {
+func clusterIndex(cs []*config.Config) fileIndex {
 	idx := fileIndex{}
-	for _, cl := range c.Clusters {
-		p := c.Sources.Pos(cl.Proto)
-		idx[p.File] = append(idx[p.File], clusterStart{p, cl.Name()})
-	}
-	for _, a := range c.Assignments {
-		p := c.Sources.Pos(a)
-		idx[p.File] = append(idx[p.File], clusterStart{p, a.GetClusterName()})
+	for _, c := range cs {
+		for _, cl := range c.Clusters {
+			p := c.Sources.Pos(cl.Proto)
+			idx[p.File] = append(idx[p.File], clusterStart{p, cl.Name()})
+		}
+		for _, a := range c.Assignments {
+			p := c.Sources.Pos(a)
+			idx[p.File] = append(idx[p.File], clusterStart{p, a.GetClusterName()})
+		}
 	}
 	for _, s := range idx {
 		sort.Slice(s, func(i, j int) bool {

@@ -30,6 +30,9 @@ type Report struct {
 type Cluster struct {
 	Name   string `json:"name" yaml:"name"`
 	Change string `json:"change" yaml:"change"` // added | removed | modified
+	// Config names the configuration when a side holds several (each
+	// bootstrap or config_dump is its own, as lint groups inputs).
+	Config string `json:"config,omitempty" yaml:"config,omitempty"`
 	// RenamedFrom / RenamedTo pair a removed and an added cluster with the
 	// same endpoints: it looks like a rename.
 	RenamedFrom string `json:"renamed_from,omitempty" yaml:"renamed_from,omitempty"`
