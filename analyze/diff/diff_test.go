@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -102,6 +103,7 @@ func TestFiguresAreExplainDifferences(t *testing.T) {
 					}
 				}
 				checkPriorities(t, n, d, o, nw)
+				checkLoads(t, n, d, o, nw)
 			}
 			if r.Summary.MaxShift != maxShift {
 				t.Errorf("summary max_shift %v, want %v", r.Summary.MaxShift, maxShift)
@@ -138,6 +140,67 @@ func checkPriorities(t *testing.T, name string, d Cluster, o, n *traffic.Cluster
 		if ok && (oka != (got.HealthyLoad.Old != nil) || oka && *got.HealthyLoad.Old != a.HealthyLoad ||
 			okb != (got.HealthyLoad.New != nil) || okb && *got.HealthyLoad.New != b.HealthyLoad) {
 			t.Errorf("%s P%d: healthy_load %v → %v, explain %d → %d", name, p, got.HealthyLoad.Old, got.HealthyLoad.New, a.HealthyLoad, b.HealthyLoad)
+		}
+	}
+}
+
+// checkLoads compares locality shares and aggregate child loads with the
+// two explain results.
+func checkLoads(t *testing.T, name string, d Cluster, o, n *traffic.ClusterReport) {
+	t.Helper()
+	locs := func(r *traffic.ClusterReport) map[string]float64 {
+		m := map[string]float64{}
+		if r != nil {
+			for _, p := range r.Priorities {
+				for _, l := range p.Localities {
+					m[fmt.Sprint(p.Priority, l.Region, l.Zone, l.SubZone)] = l.Share
+				}
+			}
+		}
+		return m
+	}
+	lo, ln := locs(o), locs(n)
+	listed := map[string]bool{}
+	for _, l := range d.Localities {
+		k := fmt.Sprint(l.Priority, l.Region, l.Zone, l.SubZone)
+		listed[k] = true
+		if v, ok := lo[k]; (l.Share.Old != nil) != ok || ok && *l.Share.Old != v {
+			t.Errorf("%s locality %s: old %v, explain %v", name, k, l.Share.Old, v)
+		}
+		if v, ok := ln[k]; (l.Share.New != nil) != ok || ok && *l.Share.New != v {
+			t.Errorf("%s locality %s: new %v, explain %v", name, k, l.Share.New, v)
+		}
+	}
+	for k := range union(lo, ln) {
+		if lo[k] != ln[k] && !listed[k] {
+			t.Errorf("%s locality %s: %v → %v not listed", name, k, lo[k], ln[k])
+		}
+	}
+	agg := func(r *traffic.ClusterReport) map[string]int {
+		m := map[string]int{}
+		if r != nil && r.Aggregate != nil {
+			for _, c := range r.Aggregate.ClusterLoad {
+				m[c.Cluster] += c.Load
+			}
+		}
+		return m
+	}
+	ao, an := agg(o), agg(n)
+	seen := map[string]bool{}
+	if d.Aggregate != nil {
+		for _, c := range d.Aggregate.ClusterLoad {
+			seen[c.Cluster] = true
+			_, oko := ao[c.Cluster]
+			_, okn := an[c.Cluster]
+			if (c.Load.Old != nil) != oko || (c.Load.New != nil) != okn ||
+				oko && *c.Load.Old != ao[c.Cluster] || okn && *c.Load.New != an[c.Cluster] {
+				t.Errorf("%s child %s: %v → %v, explain %d → %d", name, c.Cluster, c.Load.Old, c.Load.New, ao[c.Cluster], an[c.Cluster])
+			}
+		}
+	}
+	for k := range union(ao, an) {
+		if ao[k] != an[k] && !seen[k] {
+			t.Errorf("%s child %s: %d → %d not listed", name, k, ao[k], an[k])
 		}
 	}
 }

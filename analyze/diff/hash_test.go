@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lbctl/lbctl/analyze/hashing"
 	"github.com/lbctl/lbctl/analyze/placement"
 )
 
@@ -87,4 +88,31 @@ func TestKeySpaceBalances(t *testing.T) {
 			t.Errorf("%s: gained %v, lost %v, moved %v", c.Name, g, l, c.Hash.Moved)
 		}
 	}
+}
+
+// NEW's Maglev cluster is OLD's without 127.0.0.1:103, so the diff's
+// figure is exactly `lbctl hash --remove 127.0.0.1:103` on OLD.
+func TestKeySpaceEqualsHashRemove(t *testing.T) {
+	old, _, r := loadCase(t, "hash")
+	hr, err := hashing.Build(old, old.Cluster("maglev"), hashing.HashOptions{Remove: []string{"127.0.0.1:103"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.Clusters {
+		if c.Name != "maglev" {
+			continue
+		}
+		if c.Hash.Moved != *hr.Moved {
+			t.Errorf("diff moved %v, hash --remove %v", c.Hash.Moved, *hr.Moved)
+		}
+		for _, d := range hr.Remove.Maglev.To {
+			for _, h := range c.Hash.Hosts {
+				if h.Address == d.Host && h.Gained != d.Share {
+					t.Errorf("%s: gained %v, hash --remove sends it %v", h.Address, h.Gained, d.Share)
+				}
+			}
+		}
+		return
+	}
+	t.Fatal("maglev not in the diff")
 }
