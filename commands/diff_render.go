@@ -160,6 +160,9 @@ func diffLines(c diff.Cluster, all bool) [][2]string {
 				name = safeText(h.Cluster) + "/" + name
 			}
 			v := fmt.Sprintf("  %-6s %s  %s → %s (%s)", hostMark(h.Change), name, optPct(h.Share.Old), optPct(h.Share.New), pp(h.Share))
+			if h.Unknown {
+				v = fmt.Sprintf("  %-6s %s  %s → %s (share not computable on one side)", hostMark(h.Change), name, optPct(h.Share.Old), optPct(h.Share.New))
+			}
 			if h.Health != nil {
 				v += "; health " + arrow(h.Health)
 			}

@@ -240,8 +240,11 @@ func hostChanges(o, n *traffic.ClusterReport) (out []Host, maxShift float64, dou
 				continue
 			}
 		}
-		shift := math.Abs(shareOr0(h.Share.New) - shareOr0(h.Share.Old))
-		maxShift = max(maxShift, shift)
+		// A share explain cannot compute (nil on a side where the host
+		// exists) moves by an unknown amount: it is listed, not measured.
+		if (h.Share.Old != nil || !oka) && (h.Share.New != nil || !okb) {
+			maxShift = max(maxShift, hostShift(h))
+		}
 		if h.Share.Old != nil && h.Share.New != nil && *h.Share.Old > 0 {
 			switch {
 			case *h.Share.New > 2**h.Share.Old:
@@ -253,6 +256,9 @@ func hostChanges(o, n *traffic.ClusterReport) (out []Host, maxShift float64, dou
 		out = append(out, h)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return hostShift(out[i]) > hostShift(out[j]) })
+	for i := range out {
+		out[i].Unknown = out[i].Share.Old == nil && out[i].Change != "added" || out[i].Share.New == nil && out[i].Change != "removed"
+	}
 	return out, maxShift, doubled, halved
 }
 

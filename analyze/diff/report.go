@@ -94,8 +94,11 @@ type Host struct {
 	Address string           `json:"address" yaml:"address"`
 	Change  string           `json:"change" yaml:"change"` // added | removed | modified
 	Share   *Change[float64] `json:"share" yaml:"share"`
-	Health  *Change[string]  `json:"health,omitempty" yaml:"health,omitempty"`
-	Weight  *Change[uint32]  `json:"weight,omitempty" yaml:"weight,omitempty"`
+	// Unknown: explain cannot compute the host's share on a side where it
+	// exists (its share there is null); it does not count in max_shift.
+	Unknown bool            `json:"unknown,omitempty" yaml:"unknown,omitempty"`
+	Health  *Change[string] `json:"health,omitempty" yaml:"health,omitempty"`
+	Weight  *Change[uint32] `json:"weight,omitempty" yaml:"weight,omitempty"`
 }
 
 // Aggregate is an aggregate cluster's per-child load change.
