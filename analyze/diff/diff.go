@@ -21,8 +21,8 @@ type Explainer func(c *config.Config, cl *config.Cluster) (*traffic.ClusterRepor
 // Options are Build's inputs besides the two configurations.
 type Options struct {
 	Explain Explainer
-	// Semantics is recorded in the report ("" for Envoy's). Key-space
-	// movement is Envoy's placement; under gRPC it is left out.
+	// Semantics is "" for Envoy's, "grpc" for a proxyless gRPC client's
+	// (explain is then grpc's; key space is gRPC's ring).
 	Semantics string
 }
 
@@ -64,8 +64,8 @@ func BuildSides(olds, news *Side, opt Options) (*Report, error) {
 			if ro, rn := olds.routeHash[p.Name], news.routeHash[p.Name]; !slices.Equal(ro, rn) {
 				d.HashPolicy = both(append([]string{}, ro...), append([]string{}, rn...))
 			}
-			if opt.Semantics == "" && o != nil && n != nil {
-				h, err := hashChange(old, new, p)
+			if o != nil && n != nil {
+				h, err := hashChange(old, new, p, opt.Semantics == "grpc")
 				if err != nil {
 					d.Notes = append(d.Notes, "key space: "+err.Error())
 				} else if h != nil && h.Moved > 0 {

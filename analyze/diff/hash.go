@@ -10,13 +10,15 @@ import (
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
-// Setup builds cl's rings or Maglev tables as `lbctl hash` does (Envoy
-// semantics): ThreadAwareLoadBalancerBase::refresh per priority
-// (source/extensions/load_balancing_policies/common/thread_aware_lb_impl.cc).
-// It returns nil for a cluster that does not hash.
-func Setup(c *config.Config, cl *config.Cluster) (*placement.Setup, error) {
+// Setup builds cl's rings or Maglev tables as `lbctl hash` does: for
+// Envoy, ThreadAwareLoadBalancerBase::refresh per priority
+// (source/extensions/load_balancing_policies/common/thread_aware_lb_impl.cc);
+// for gRPC (grpc true), its ring over the endpoints it keeps and the first
+// priority with endpoints. It returns nil for a cluster that does not hash
+// (for gRPC, anything but RING_HASH).
+func Setup(c *config.Config, cl *config.Cluster, grpc bool) (*placement.Setup, error) {
 	m := model.Of(c, cl)
-	if !model.IsHashPolicy(m.Policy) {
+	if !model.IsHashPolicy(m.Policy) || grpc && m.Policy != "RING_HASH" {
 		return nil, nil
 	}
 	s := model.Settings(c, cl)
@@ -31,19 +33,27 @@ func Setup(c *config.Config, cl *config.Cluster) (*placement.Setup, error) {
 	if l, ok := model.NodeLocality(c, model.Options{}); ok {
 		local = &l
 	}
-	return placement.Build(m.Policy, m.Hosts, m, s, local)
+	hosts := m.Hosts
+	if grpc {
+		hosts, s = placement.GRPCRingInput(hosts, s)
+	}
+	hs, err := placement.Build(m.Policy, hosts, m, s, local)
+	if err == nil && grpc {
+		placement.GRPCPriority(hs)
+	}
+	return hs, err
 }
 
 // hashChange is the key space whose host differs between the two sides'
 // placements: exact, from both rings (merged cut points) or tables (slot
 // by slot), through placement.Moved. A host's gain is what moves to it;
 // its loss, what moves away from it (Moved with the sides swapped).
-func hashChange(oc, nc *config.Config, p Pair) (*Hash, error) {
-	before, err := Setup(oc, p.Old)
+func hashChange(oc, nc *config.Config, p Pair, grpc bool) (*Hash, error) {
+	before, err := Setup(oc, p.Old, grpc)
 	if err != nil || before == nil {
 		return nil, err
 	}
-	after, err := Setup(nc, p.New)
+	after, err := Setup(nc, p.New, grpc)
 	if err != nil || after == nil {
 		return nil, err
 	}

@@ -24,9 +24,20 @@ func owner(s *placement.Setup, h uint64) string {
 // within 4.5 standard deviations of the sampled proportions.
 func TestKeySpaceAgainstRandomKeys(t *testing.T) {
 	old, new, r := loadCase(t, "hash")
+	rg, err := Build(old, new, Options{Explain: explainOne, Semantics: "grpc"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	const n = 400000
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, name := range []string{"ring", "maglev"} {
+	for _, tc := range []struct {
+		name string
+		grpc bool
+	}{{"ring", false}, {"maglev", false}, {"ring", true}} {
+		name, r := tc.name, r
+		if tc.grpc {
+			r = rg
+		}
 		var d *Cluster
 		for i := range r.Clusters {
 			if r.Clusters[i].Name == name {
@@ -36,11 +47,11 @@ func TestKeySpaceAgainstRandomKeys(t *testing.T) {
 		if d == nil || d.Hash == nil {
 			t.Fatalf("%s: no key-space figure", name)
 		}
-		before, err := Setup(old, old.Cluster(name))
+		before, err := Setup(old, old.Cluster(name), tc.grpc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		after, err := Setup(new, new.Cluster(name))
+		after, err := Setup(new, new.Cluster(name), tc.grpc)
 		if err != nil {
 			t.Fatal(err)
 		}
