@@ -2,7 +2,6 @@ package diff
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -236,15 +235,4 @@ func subsetChange(old, new *config.Config, p Pair) *Subset {
 		return nil
 	}
 	return out
-}
-
-// String is a one-line summary of a host's share change.
-func (h Host) String() string {
-	f := func(v *float64) string {
-		if v == nil {
-			return "-"
-		}
-		return fmt.Sprintf("%.4g%%", 100**v)
-	}
-	return fmt.Sprintf("%s %s → %s", h.Address, f(h.Share.Old), f(h.Share.New))
 }
