@@ -82,6 +82,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			hashCommand(),
 			subsetCommand(),
 			sweepCommand(),
+			diffCommand(),
 			completionCommand(), manCommand(),
 			sessionCommand(),
 		},
@@ -106,8 +107,8 @@ func setUsageErrors(cmd *cli.Command, name string) {
 
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "text", Usage: "output format: text, json or yaml (sweep: also csv)",
-			Validator: oneOf("output", "text", "json", "yaml", "csv")},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "text", Usage: "output format: text, json or yaml (sweep: also csv; diff: also markdown, github)",
+			Validator: oneOf("output", "text", "json", "yaml", "csv", "markdown", "github")},
 		&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour: auto, always or never (auto: only on a terminal, never with NO_COLOR)",
 			Validator: oneOf("color", "auto", "always", "never")},
 		&cli.StringFlag{Name: "semantics", Value: "envoy", Usage: "whose behaviour to model: envoy, grpc (proxyless gRPC) or both",

@@ -19,6 +19,7 @@ var globalCases = map[string][]string{
 	"subset":     {"fixtures/subset/seed-cluster.yaml", "--cluster", "cluster-name", "--match", "stage=canary"},
 	"session":    {"fixtures/grpc/session.yaml", "--cluster", "svc", "--cookie", "10.40.0.2:80"},
 	"sweep":      {"fixtures/priority-two-levels.yaml", "--cluster", "backend"},
+	"diff":       {"fixtures/diff/hosts/old.yaml", "fixtures/diff/hosts/new.yaml"},
 	"completion": {"bash"},
 	"man":        {},
 }
@@ -171,7 +172,7 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"--outptu", "json", "rules"}, `did you mean --output?`},
 		{[]string{"rules", "LB12O3"}, `lbctl: no rule "LB12O3"; did you mean LB1203?`},
 		{[]string{"frobnicate"}, `lbctl: unknown command "frobnicate" (see lbctl --help)`},
-		{[]string{"-o", "jsno", "rules"}, "lbctl: --output \"jsno\": expected one of text, json, yaml, csv; did you mean json? (see lbctl --help)\n"},
+		{[]string{"-o", "jsno", "rules"}, "lbctl: --output \"jsno\": expected one of text, json, yaml, csv, markdown, github; did you mean json? (see lbctl --help)\n"},
 		{[]string{"lint", "--format", "sarf", "x"}, `; did you mean sarif? (see lbctl lint --help)`},
 		{[]string{"completion", "bsh"}, `; did you mean bash?`},
 	} {

@@ -28,6 +28,7 @@ var globalSupport = map[string]support{
 	"subset":     {output: []string{"json", "yaml"}, color: true},
 	"session":    {output: []string{"json", "yaml"}, color: true, semantics: []string{"grpc"}}, // gRFC A75 is gRPC's
 	"sweep":      {output: []string{"json", "yaml", "csv"}, color: true},
+	"diff":       {output: []string{"json", "yaml", "markdown", "github"}, color: true, semantics: []string{"grpc", "both"}},
 	"completion": {},
 	"man":        {},
 }

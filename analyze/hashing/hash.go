@@ -139,14 +139,14 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 		if m.Policy != "RING_HASH" {
 			return nil, fmt.Errorf("%s: cluster %q: gRPC has no %s policy: it rejects the cluster", pos, m.Name, m.Policy)
 		}
-		hosts, s = grpcRingInput(m.Hosts, s)
+		hosts, s = placement.GRPCRingInput(m.Hosts, s)
 	}
 	hs, err := placement.Build(m.Policy, hosts, m, s, local)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cluster %q: %v", pos, m.Name, err)
 	}
 	if opt.GRPC {
-		grpcPriority(hs)
+		placement.GRPCPriority(hs)
 	}
 	r := &HashReport{Cluster: m.Name, LbPolicy: m.Policy, Priorities: []placement.HashPriority{}, Hosts: []placement.HashHost{}, Lookups: []HashLookup{}, Notes: []string{}}
 	if m.Policy == "RING_HASH" {
@@ -407,41 +407,4 @@ func firstNonEmpty(hs *placement.Setup) int {
 		}
 	}
 	return -1
-}
-
-// grpcRingInput is what a proxyless gRPC client's ring hash is built over:
-// localities without a weight are dropped (grpc-go EDS parsing), so are
-// endpoints not HEALTHY or UNKNOWN; each endpoint's weight is its weight
-// times its locality's (gRFC A42); ring sizes are capped at 4096
-// (GRPC_RING_HASH_CAP). Locality weighting is then already in the weights.
-func grpcRingInput(hosts []lbmodel.Host, s model.LBSettings) ([]lbmodel.Host, model.LBSettings) {
-	var out []lbmodel.Host
-	for _, h := range hosts {
-		if h.LocalityWeight == 0 || !lbmodel.GRPCKeepsEndpoint(h.Status) {
-			continue
-		}
-		h.Weight = max(1, h.Weight) * h.LocalityWeight
-		out = append(out, h)
-	}
-	s.LocalityWeighted = false
-	s.Ring.MinRingSize = min(s.Ring.MinRingSize, lbmodel.GRPCDefaultRingCap)
-	s.Ring.MaxRingSize = min(s.Ring.MaxRingSize, lbmodel.GRPCDefaultRingCap)
-	return out, s
-}
-
-// grpcPriority: gRPC's priority policy sends every request to the first
-// priority that has endpoints (all of them READY by default).
-func grpcPriority(hs *placement.Setup) {
-	chosen := false
-	for i := range hs.Load.Levels {
-		l := &hs.Load.Levels[i]
-		l.HealthyLoad, l.DegradedLoad, l.Panic = 0, 0, false
-		if !chosen && i < len(hs.Levels) && len(hs.Levels[i].Hosts) > 0 {
-			l.HealthyLoad, chosen = 100, true
-		}
-		if i < len(hs.Levels) {
-			hs.Levels[i].Panic = false
-		}
-	}
-	hs.Load.TotalPanic = false
 }

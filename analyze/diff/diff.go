@@ -1,0 +1,238 @@
+package diff
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/traffic"
+)
+
+// Explainer computes one cluster's traffic picture: explain.Build or
+// grpc.Build for one cluster, passed in by the command so that this report
+// imports no other report (ARCHITECTURE.md).
+type Explainer func(c *config.Config, cl *config.Cluster) (*traffic.ClusterReport, error)
+
+// Options are Build's inputs besides the two configurations.
+type Options struct {
+	Explain Explainer
+	// Semantics is "" for Envoy's, "grpc" for a proxyless gRPC client's
+	// (explain is then grpc's; key space is gRPC's ring).
+	Semantics string
+}
+
+// Build compares old and new: explain runs only for the clusters whose
+// inputs differ (Changed), and clusters whose picture stays the same are
+// left out. Lint findings are compared separately (CompareFindings).
+func Build(old, new *config.Config, opt Options) (*Report, error) {
+	return BuildSides(Prepare(old), Prepare(new), opt)
+}
+
+// BuildSides is Build over prepared sides.
+func BuildSides(olds, news *Side, opt Options) (*Report, error) {
+	old, new := olds.Config, news.Config
+	r := &Report{Semantics: opt.Semantics, Clusters: []Cluster{}, Findings: Findings{New: []Finding{}, Fixed: []Finding{}}}
+	for _, p := range Changed(olds, news) {
+		d := Cluster{Name: p.Name, Change: "modified"}
+		var o, n *traffic.ClusterReport
+		var err error
+		if p.Old != nil {
+			if o, err = opt.Explain(old, p.Old); err != nil {
+				d.Notes = append(d.Notes, "OLD: "+err.Error())
+			}
+			d.File = &Change[string]{Old: ptr(old.Sources.Pos(p.Old.Proto).String())}
+		} else {
+			d.Change = "added"
+			d.File = &Change[string]{}
+		}
+		if p.New != nil {
+			if n, err = opt.Explain(new, p.New); err != nil {
+				d.Notes = append(d.Notes, "NEW: "+err.Error())
+			}
+			d.File.New = ptr(new.Sources.Pos(p.New.Proto).String())
+		} else {
+			d.Change = "removed"
+		}
+		compareReports(&d, o, n)
+		if p.Old != nil && p.New != nil {
+			d.Subset = subsetChange(old, new, p)
+			if ro, rn := olds.routeHash[p.Name], news.routeHash[p.Name]; !slices.Equal(ro, rn) {
+				d.HashPolicy = both(append([]string{}, ro...), append([]string{}, rn...))
+			}
+			if o != nil && n != nil {
+				h, err := hashChange(old, new, p, opt.Semantics == "grpc")
+				if err != nil {
+					d.Notes = append(d.Notes, "key space: "+err.Error())
+				} else if h != nil && h.Moved > 0 {
+					d.Hash = h
+				}
+			}
+			if !d.differs() {
+				continue
+			}
+		}
+		if p.New != nil {
+			d.At = changedAt(new, p.New, &d)
+		}
+		r.Clusters = append(r.Clusters, d)
+	}
+	renames(r.Clusters, old, new)
+	sortClusters(r.Clusters)
+	r.finish()
+	return r, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// differs reports whether a modified cluster's picture changed.
+func (d *Cluster) differs() bool {
+	return d.LbPolicy != nil || d.OverprovisioningFactor != nil || d.PanicThreshold != nil || d.TotalPanic != nil ||
+		d.NoHostShare != nil || len(d.Priorities) > 0 || d.Aggregate != nil || len(d.Localities) > 0 ||
+		d.ZoneRouting != nil || len(d.Hosts) > 0 || d.Hash != nil || d.HashPolicy != nil || d.Subset != nil || len(d.Notes) > 0
+}
+
+// finish fills the summary; called again after the findings are set.
+func (r *Report) finish() {
+	r.Summary = Summary{ClustersChanged: len(r.Clusters), NewFindings: len(r.Findings.New), FixedFindings: len(r.Findings.Fixed)}
+	for _, c := range r.Clusters {
+		r.Summary.MaxShift = max(r.Summary.MaxShift, c.MaxShift)
+		if c.Hash != nil {
+			r.Summary.MaxMoved = max(r.Summary.MaxMoved, c.Hash.Moved)
+		}
+	}
+	r.Changed = len(r.Clusters) > 0
+}
+
+// SetFindings records the lint comparison and updates the summary.
+func (r *Report) SetFindings(f Findings) {
+	r.Findings = f
+	r.finish()
+}
+
+// MaxShiftPoints is the largest move, in percentage points, of any host,
+// locality, priority load or aggregate child load (--fail-on-shift).
+func (r *Report) MaxShiftPoints() float64 {
+	m := 0.0
+	pp := func(c *Change[float64]) float64 {
+		return 100 * math.Abs(shareOr0(c.New)-shareOr0(c.Old))
+	}
+	ip := func(c *Change[int]) float64 {
+		var a, b int
+		if c.Old != nil {
+			a = *c.Old
+		}
+		if c.New != nil {
+			b = *c.New
+		}
+		return math.Abs(float64(b - a))
+	}
+	for _, c := range r.Clusters {
+		m = max(m, 100*c.MaxShift)
+		for _, l := range c.Localities {
+			m = max(m, pp(l.Share))
+		}
+		for _, p := range c.Priorities {
+			m = max(m, ip(p.HealthyLoad), ip(p.DegradedLoad))
+		}
+		if c.Aggregate != nil {
+			for _, l := range c.Aggregate.ClusterLoad {
+				m = max(m, ip(l.Load))
+			}
+		}
+	}
+	return m
+}
+
+// sortClusters puts removed and added clusters first, then the biggest
+// shifts, then names.
+func sortClusters(cs []Cluster) {
+	rank := map[string]int{"removed": 0, "added": 1, "modified": 2}
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if rank[a.Change] != rank[b.Change] {
+			return rank[a.Change] < rank[b.Change]
+		}
+		if a.MaxShift != b.MaxShift {
+			return a.MaxShift > b.MaxShift
+		}
+		return a.Name < b.Name
+	})
+}
+
+// renames pairs a removed cluster with an added one that has the same
+// endpoint addresses (at least one): it looks renamed.
+func renames(cs []Cluster, old, new *config.Config) {
+	addrs := func(c *config.Config, name string) string {
+		cl := c.Cluster(name)
+		if cl == nil {
+			return ""
+		}
+		var a []string
+		for _, h := range model.Of(c, cl).Hosts {
+			a = append(a, h.Address)
+		}
+		slices.Sort(a)
+		return strings.Join(a, ",")
+	}
+	removed := map[string]int{}
+	for i, c := range cs {
+		if c.Change == "removed" {
+			if k := addrs(old, c.Name); k != "" {
+				removed[k] = i
+			}
+		}
+	}
+	for i, c := range cs {
+		if c.Change != "added" {
+			continue
+		}
+		if j, ok := removed[addrs(new, c.Name)]; ok {
+			cs[i].RenamedFrom, cs[j].RenamedTo = cs[j].Name, c.Name
+			delete(removed, addrs(new, c.Name))
+		}
+	}
+}
+
+// subsetChange compares the subset load balancer's fallback policy,
+// selectors and default subset (model.Subset: legacy or typed).
+func subsetChange(old, new *config.Config, p Pair) *Subset {
+	view := func(c *config.Config, cl *config.Cluster) (fb string, sel []string, def string) {
+		s, _ := model.Subset(c, cl)
+		if s == nil || !s.Config.Enabled() {
+			return "", []string{}, ""
+		}
+		fb = s.Config.FallbackPolicy.String()
+		for _, x := range s.Config.Selectors {
+			v := "[" + strings.Join(x.Keys, ",") + "]"
+			if x.FallbackPolicy != 0 {
+				v += " " + x.FallbackPolicy.String()
+			}
+			if len(x.FallbackKeysSubset) > 0 {
+				v += " [" + strings.Join(x.FallbackKeysSubset, ",") + "]"
+			}
+			if x.SingleHostPerSubset {
+				v += " single_host_per_subset"
+			}
+			sel = append(sel, v)
+		}
+		if len(s.Config.DefaultSubset) > 0 {
+			b, _ := json.Marshal(s.Config.DefaultSubset) // map keys sorted
+			def = string(b)
+		}
+		return fb, sel, def
+	}
+	fo, so, do := view(old, p.Old)
+	fn, sn, dn := view(new, p.New)
+	out := &Subset{FallbackPolicy: changed(fo, fn), DefaultSubset: changed(do, dn)}
+	if !slices.Equal(so, sn) {
+		out.Selectors = both(so, sn)
+	}
+	if out.FallbackPolicy == nil && out.Selectors == nil && out.DefaultSubset == nil {
+		return nil
+	}
+	return out
+}
