@@ -30,7 +30,9 @@ var _ = register(&Rule{
 					continue
 				}
 				pl := lbmodel.ComputePriorityLoad(sim, m.PanicThreshold)
-				if !pl.Levels[i].Panic {
+				// A panicking level that gets no load sends nothing to its
+				// unhealthy hosts (e.g. the last level with every host down).
+				if !pl.Levels[i].Panic || pl.Levels[i].HealthyLoad+pl.Levels[i].DegradedLoad == 0 {
 					continue
 				}
 				pos := p.pos(cl.Proto, "name")
