@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -21,15 +22,24 @@ func Build(c *config.Config, clusters []*config.Cluster, opt model.Options) (*tr
 		}
 	}
 	r := &traffic.Report{Clusters: []traffic.ClusterReport{}}
+	var rejected []error // every cluster Envoy rejects, one line each
 	for _, cl := range clusters {
 		cr, err := explainCluster(c, cl, opt)
 		if err == nil {
 			err = addBudgets(c, cl, opt, &cr)
 		}
+		var re *model.RejectedError
+		if errors.As(err, &re) {
+			rejected = append(rejected, re) // positioned at the field already
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: cluster %q: %w", c.Sources.Pos(cl.Proto), cl.Name(), err)
 		}
 		r.Clusters = append(r.Clusters, cr)
+	}
+	if len(rejected) > 0 {
+		return nil, errors.Join(rejected...)
 	}
 	return r, nil
 }

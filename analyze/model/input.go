@@ -18,14 +18,13 @@ type HostPolicy struct {
 	Computable bool
 	// HashErr is a ring/table configuration error (Envoy rejects the cluster).
 	HashErr error
-	// Rejected is why Envoy rejects the cluster's LB config at load.
-	Rejected string
 	// RequestTime describes a policy that picks hosts per request from
 	// inputs config does not hold ("" otherwise).
 	RequestTime string
 }
 
-// clusterInput builds lbmodel's input for a non-aggregate cluster.
+// Input builds lbmodel's input for a non-aggregate cluster; a cluster
+// Envoy rejects is a *RejectedError.
 func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Options) (lbmodel.ClusterInput, *HostPolicy, error) {
 	in := lbmodel.ClusterInput{
 		Hosts:                  m.Hosts,
@@ -35,10 +34,11 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		LocalityWeighted:       s.LocalityWeighted,
 		ZoneAware:              s.ZoneAware,
 	}
-	hp := &HostPolicy{Computable: true}
-	if s.Rejected != "" {
-		hp.Rejected = s.Rejected
+	// A configuration Envoy rejects at load has no traffic to show.
+	if err := s.Rejection(c, cl); err != nil {
+		return in, nil, err
 	}
+	hp := &HostPolicy{Computable: true}
 	switch m.Policy {
 	case "ROUND_ROBIN":
 		hp.LB.Policy = lbmodel.PolicyRoundRobin
@@ -86,11 +86,8 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		hp.RequestTime = RequestTimePolicy(m.Policy)
 		hp.LB.Policy = lbmodel.PolicyRandom // priority loads still hold; host shares are not shown
 	}
-	if hp.Rejected != "" {
-		hp.Computable = false
-	}
 	in.LB = hp.LB
-	if m.Policy == "WRR_LOCALITY" && hp.Rejected == "" {
+	if m.Policy == "WRR_LOCALITY" {
 		in = lbmodel.WrrLocalityInput(in, hp.LB.ClientSideWeights)
 	}
 
