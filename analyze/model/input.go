@@ -47,6 +47,11 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 	case "CLIENT_SIDE_WEIGHTED_ROUND_ROBIN", "WRR_LOCALITY":
 		hp.LB.Policy = lbmodel.PolicyClientSideWRR
 		hp.LB.ClientSideWeights = clientSideWeights(m.Hosts, opt.HostWeights, s.CSWRR)
+		// The worker is a RoundRobinLoadBalancer given CSWRR's
+		// slow_start_config (client_side_weighted_round_robin_lb.cc,
+		// getRoundRobinConfig).
+		hp.LB.SlowStart = s.SlowStart
+		hp.LB.HostAges = hostAges(m.Hosts, opt.HostAges)
 	case "LEAST_REQUEST":
 		hp.LB.Policy = lbmodel.PolicyLeastRequest
 		hp.LB.LeastRequest = s.LeastRequest

@@ -190,6 +190,7 @@ func (s *LBSettings) typed(c *config.Config, p *clusterv3.Cluster) {
 		s.applyLocality(t.GetLocalityLbConfig())
 	case *cswrrv3.ClientSideWeightedRoundRobin:
 		s.CSWRR = cswrrConfig(t)
+		s.typedSlowStart(t.GetSlowStartConfig())
 	case *wrrv3.WrrLocality:
 		s.wrrLocality(c, t)
 	}
@@ -215,6 +216,7 @@ func (s *LBSettings) wrrLocality(c *config.Config, t *wrrv3.WrrLocality) {
 	s.LocalityWeighted = true
 	if cs, ok := c.Sources.Unpacked(children[i].GetTypedExtensionConfig().GetTypedConfig()).(*cswrrv3.ClientSideWeightedRoundRobin); ok {
 		s.CSWRR = cswrrConfig(cs)
+		s.typedSlowStart(cs.GetSlowStartConfig())
 	}
 }
 
