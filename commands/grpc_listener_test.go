@@ -46,3 +46,18 @@ func TestGRPCListenerNACK(t *testing.T) {
 		}
 	}
 }
+
+// One health vocabulary, Envoy's EDS names, for a host in every report.
+func TestHealthWordsAgree(t *testing.T) {
+	const f = "../fixtures/lint/LB1114-good.yaml" // one host, no health_status: UNKNOWN
+	for _, args := range [][]string{
+		{"explain", "-o", "json", f},
+		{"explain", "--semantics", "grpc", "-o", "json", f},
+		{"hash", "--cluster", "web", "-o", "json", f},
+	} {
+		out, _, code := run(t, "", args...)
+		if code != 0 || !strings.Contains(out, `"health": "UNKNOWN"`) || strings.Contains(out, `"health": "healthy"`) {
+			t.Errorf("%v: exit %d\n%s", args, code, out)
+		}
+	}
+}

@@ -38,3 +38,12 @@ func TestCSWRRSlowStart(t *testing.T) {
 		"  - locality: {zone: b}\n    load_balancing_weight: 1\n    lb_endpoints:\n" + strings.Replace(ep, "%s", "10.0.0.3", 1)
 	checkShares(t, explainDoc(t, wrr, age), map[string]float64{"10.0.0.1:80": 0.5 / 3, "10.0.0.2:80": 1.0 / 3, "10.0.0.3:80": 0.5})
 }
+
+// A ring-hash cluster of one host: its share is 1, not 0.999999999999999.
+func TestShareWithoutFloatArtefacts(t *testing.T) {
+	doc := "name: c\ntype: STATIC\nlb_policy: RING_HASH\nring_hash_lb_config: {minimum_ring_size: 2048}\nload_assignment:\n  cluster_name: c\n  endpoints:\n  - lb_endpoints:\n" + strings.Replace(ep, "%s", "10.0.0.1", 1)
+	cr := explainDoc(t, doc, model.Options{})
+	if s := cr.Hosts[0].Share; s == nil || *s != 1 {
+		t.Errorf("share %v, want exactly 1", s)
+	}
+}

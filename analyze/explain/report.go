@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -74,7 +72,7 @@ func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (tr
 	levels := m.Levels()
 	cr.NormalizedTotalAvailability = shares.Load.NormalizedTotalAvailability
 	cr.TotalPanic = shares.Load.TotalPanic
-	cr.NoHostShare = shares.NoHost
+	cr.NoHostShare = CleanShare(shares.NoHost)
 	for p, l := range levels {
 		ll := shares.Load.Levels[p]
 		pr := traffic.PriorityReport{
@@ -105,7 +103,7 @@ func localityReports(shares lbmodel.Shares, p int) []traffic.LocalityReport {
 			out = append(out, traffic.LocalityReport{
 				Region: l.Locality.Region, Zone: l.Locality.Zone, SubZone: l.Locality.SubZone,
 				Weight: l.Weight, Hosts: l.Hosts, Healthy: l.Healthy, Degraded: l.Degraded,
-				EffectiveWeight: l.EffectiveWeight, Share: CleanShare(l.Share),
+				EffectiveWeight: lbmodel.CleanFloat(l.EffectiveWeight), Share: CleanShare(l.Share),
 			})
 		}
 		return out
@@ -126,7 +124,7 @@ func zoneReport(z *lbmodel.ZoneRouting) *traffic.ZoneRoutingReport {
 		if i < len(z.Shares) {
 			share = z.Shares[i]
 		}
-		zr.Localities = append(zr.Localities, traffic.ZoneLocalityReport{Region: l.Region, Zone: l.Zone, SubZone: l.SubZone, Share: share})
+		zr.Localities = append(zr.Localities, traffic.ZoneLocalityReport{Region: l.Region, Zone: l.Zone, SubZone: l.SubZone, Share: CleanShare(share)})
 	}
 	return zr
 }
@@ -188,7 +186,7 @@ func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model
 	}
 	cr.NormalizedTotalAvailability = as.Load.Load.NormalizedTotalAvailability
 	cr.TotalPanic = as.Load.Load.TotalPanic
-	cr.NoHostShare = as.NoHost
+	cr.NoHostShare = CleanShare(as.NoHost)
 	ar.TotalPanic = cr.TotalPanic
 	childPanic := map[string][]bool{}
 	for _, ch := range as.Children {
@@ -221,26 +219,5 @@ func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model
 	return cr, nil
 }
 
-// CleanShare drops the float artefacts of summing shares (1.0000000000000002,
-// 0.30000000000000004): when rounding to 15 significant digits gives a
-// short number (at most 12 digits), that is the value; otherwise (1/3) the
-// full precision stays. The result is kept in [0, 1].
-func CleanShare(v float64) float64 {
-	v = min(1, max(0, v))
-	r15 := strconv.FormatFloat(v, 'g', 15, 64)
-	if digits(r15) <= 12 {
-		if r, err := strconv.ParseFloat(r15, 64); err == nil {
-			return r
-		}
-	}
-	return v
-}
-
-// digits counts the significant digits of a formatted float.
-func digits(s string) int {
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		s = s[:i]
-	}
-	s = strings.TrimLeft(strings.ReplaceAll(s, ".", ""), "0")
-	return len(strings.TrimRight(s, "0"))
-}
+// CleanShare is lbmodel.CleanFraction: shares without float artefacts.
+func CleanShare(v float64) float64 { return lbmodel.CleanFraction(v) }
