@@ -92,3 +92,19 @@ func TestEnvoyRoundRobinWeighted(t *testing.T) {
 	}
 	sharesEqual(t, "cluster", s.Hosts, []float64{1.0 / 3, 2.0 / 3}, 1e-15)
 }
+
+// orca_weight_manager_test.cc OrcaWeightManagerTest.UpdateWeightsOnHosts_AllValid:
+// reports 40, 41, 42 first received at 5 s and last at 10 s, now 30 s
+// (past the 10 s blackout, inside the 180 s expiration): each host keeps
+// its own weight; then CSWRR's round robin gives 40:41:42.
+func TestEnvoyOrcaUpdateWeightsAllValid(t *testing.T) {
+	var reports []*ReportedWeight
+	for i := range 3 {
+		reports = append(reports, &ReportedWeight{Weight: uint32(40 + i), FirstReportAgo: 25 * time.Second, LastReportAgo: 20 * time.Second})
+	}
+	w := ClientSideWRRWeights(reports, ClientSideWRRConfig{})
+	if w[0] != 40 || w[1] != 41 || w[2] != 42 {
+		t.Fatalf("weights %v", w)
+	}
+	sharesEqual(t, "shares", ClientSideWRRShares(w), []float64{40.0 / 123, 41.0 / 123, 42.0 / 123}, 1e-15)
+}
