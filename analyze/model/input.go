@@ -74,8 +74,15 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		if err := maglev.Validate(); policy == "MAGLEV" && err != nil {
 			hp.HashErr = err
 		}
+		hosts := m.Hosts
+		// The node's own locality comes first in hostsPerLocality, which
+		// orders the table's hosts (as placement.Build does).
+		var local *lbmodel.Locality
+		if l, ok := NodeLocality(c, opt); ok {
+			local = &l
+		}
 		hp.LB.Precomputed = func(source []lbmodel.Host) ([]float64, error) {
-			return hashShares(policy, source, ring, maglev, locality)
+			return hashShares(policy, hosts, source, ring, maglev, locality, local)
 		}
 		// ThreadAwareLoadBalancerBase builds one table per priority over
 		// its healthy hosts (all in panic) with locality weights folded
@@ -135,13 +142,26 @@ func LocalClusterName(c *config.Config, opt Options) string {
 }
 
 // hashShares is each source host's share of the ring or Maglev table Envoy
-// builds over that source.
-func hashShares(policy string, source []lbmodel.Host, ring lbmodel.RingConfig, maglev lbmodel.MaglevConfig, locality bool) ([]float64, error) {
+// builds over that source: the priority's healthy hosts, or all of them in
+// panic. normalizeWeights (thread_aware_lb_impl.cc) sums the locality
+// weights of every locality of the priority, those without a healthy host
+// included, which sets the smallest normalized weight and so the ring size:
+// it is given all of the priority's hosts.
+func hashShares(policy string, all, source []lbmodel.Host, ring lbmodel.RingConfig, maglev lbmodel.MaglevConfig, locality bool, local *lbmodel.Locality) ([]float64, error) {
 	out := make([]float64, len(source))
 	if len(source) == 0 {
 		return out, nil
 	}
-	nw, err := lbmodel.NormalizeWeights(source, lbmodel.NormalizeOptions{LocalityWeighted: locality, Panic: true})
+	var level []lbmodel.Host
+	for _, h := range all {
+		if h.Priority == source[0].Priority {
+			level = append(level, h)
+		}
+	}
+	// The source is every host of the priority only in panic (or when all
+	// are healthy, where both readings agree).
+	panic := len(source) == len(level)
+	nw, err := lbmodel.NormalizeWeights(level, lbmodel.NormalizeOptions{LocalityWeighted: locality, Panic: panic, LocalLocality: local})
 	if err != nil {
 		return nil, err
 	}
