@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"errors"
+
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/explain"
 	"github.com/lbctl/lbctl/analyze/grpc"
@@ -47,6 +49,10 @@ func runExplainGRPC(cmd *cli.Command, cfg *config.Config, clusters []*config.Clu
 	}
 	if semantics == "both" {
 		env, err := explain.Build(cfg, clusters, opt)
+		var rejected *model.RejectedError
+		if errors.As(err, &rejected) {
+			return inputError(err)
+		}
 		if err != nil {
 			return usageErrorf("%v", err)
 		}

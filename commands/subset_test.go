@@ -412,9 +412,10 @@ func TestSubsetExplainSummary(t *testing.T) {
 			t.Errorf("notes lack %q:\n%s", want, notes)
 		}
 	}
-	out, _, code = runSubsetCLI(t, "explain", "-o", "json", subsetFixtures+"both-configs.yaml")
-	if code != 0 || !strings.Contains(out, "load_balancing_policy cannot be combined with lb_subset_config") {
-		t.Errorf("explain does not report the rejected subset config (exit %d):\n%s", code, out)
+	// Envoy rejects the cluster at load: an input error at lb_subset_config.
+	out, errOut, code := runSubsetCLI(t, "explain", "-o", "json", subsetFixtures+"both-configs.yaml")
+	if code != 3 || out != "" || !strings.Contains(errOut, "both-configs.yaml:6:3: ") || !strings.Contains(errOut, "load_balancing_policy cannot be combined with lb_subset_config") {
+		t.Errorf("explain does not reject the subset config (exit %d):\n%s%s", code, out, errOut)
 	}
 }
 

@@ -33,7 +33,7 @@ type HostLB struct {
 	Precomputed func(source []Host) ([]float64, error)
 	// SlowStart and HostAges (time since each host's last health-check
 	// pass or addition, parallel to the cluster's Hosts; nil: all past the
-	// window) apply to round robin and least request.
+	// window) apply to round robin, least request and client-side WRR.
 	SlowStart SlowStartConfig
 	HostAges  []time.Duration
 	// ClientSideWeights are the host weights client-side WRR has set,
@@ -121,7 +121,8 @@ func (lb HostLB) sourceShares(hosts []Host, src []int, b Bucket) ([]float64, err
 		}
 		return RoundRobinSlowStartShares(weights, f), nil
 	case PolicyClientSideWRR:
-		// The worker is a RoundRobinLoadBalancer without slow start.
+		// The worker is a RoundRobinLoadBalancer on the client-side
+		// weights, with CSWRR's own slow_start_config.
 		if lb.ClientSideWeights != nil {
 			if len(lb.ClientSideWeights) != len(hosts) {
 				return nil, errors.New("client-side WRR: ClientSideWeights is not parallel to Hosts")
@@ -134,7 +135,11 @@ func (lb HostLB) sourceShares(hosts []Host, src []int, b Bucket) ([]float64, err
 				weights[i] = 1
 			}
 		}
-		return RoundRobinShares(weights), nil
+		f, err := lb.slowStartFactors(hosts, src)
+		if err != nil || f == nil || len(src) == 1 {
+			return RoundRobinShares(weights), err
+		}
+		return RoundRobinSlowStartShares(weights, f), nil
 	case PolicyRandom:
 		return RandomSharesGiven(len(src), b), nil
 	case PolicyLeastRequest:

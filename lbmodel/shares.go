@@ -201,9 +201,14 @@ func (m *model) sourceDist(p int, degraded bool, b Bucket) ([]float64, float64, 
 		return dist, 1, nil
 	}
 	kind := kindHealthy
-	if degraded {
+	if degraded && m.in.LB.Policy != PolicyPrecomputed {
 		kind = kindDegraded
 	}
+	// Ring hash and Maglev keep one table per priority over its healthy
+	// hosts (all hosts in panic) and use it for the priority's degraded
+	// load too: ThreadAwareLoadBalancerBase::LoadBalancerImpl::chooseHost
+	// takes only choosePriority(...).first, and refresh/normalizeWeights
+	// build the table from healthyHosts().
 	fail := m.in.ZoneAware.FailTrafficOnPanic
 	if m.load.Levels[p].Panic {
 		if fail {

@@ -256,7 +256,7 @@ func SweepCluster(name string, c ClusterInput, priorities []int, opt SweepOption
 			}
 			load = sh.Load
 			for i, h := range c2.Hosts {
-				r.Hosts = append(r.Hosts, SweepHost{Address: h.Address, Share: sh.Hosts[i]})
+				r.Hosts = append(r.Hosts, SweepHost{Address: h.Address, Share: CleanFraction(sh.Hosts[i])})
 			}
 		} else {
 			load = ComputePriorityLoad(clusterLevels(c2), min(100, c2.PanicThreshold))
@@ -324,7 +324,7 @@ func SweepAggregate(name string, children []AggregateChildInput, threshold int, 
 			agg = sh.Load
 			for _, c := range sh.Children {
 				for i, h := range hs[c.Name] {
-					r.Hosts = append(r.Hosts, SweepHost{Cluster: c.Name, Address: h.Address, Share: c.Hosts[i]})
+					r.Hosts = append(r.Hosts, SweepHost{Cluster: c.Name, Address: h.Address, Share: CleanFraction(c.Hosts[i])})
 				}
 			}
 		} else {

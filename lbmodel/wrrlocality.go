@@ -32,10 +32,11 @@ func WrrLocalityChild(types []string, known func(string) bool) (int, error) {
 // WrrLocalityInput turns a cluster into wrr_locality's model
 // (WrrLocalityLoadBalancer::WorkerLocalLbFactory::create): the CSWRR worker
 // with common_lb_config plus locality_weighted_lb_config, which replaces
-// any zone_aware_lb_config in that oneof, and the client-side weights.
+// any zone_aware_lb_config in that oneof, and the client-side weights
+// (slow start, a CSWRR setting, is kept).
 func WrrLocalityInput(c ClusterInput, weights []uint32) ClusterInput {
 	c.LocalityWeighted = true
 	c.ZoneAware = ZoneAwareConfig{}
-	c.LB = HostLB{Policy: PolicyClientSideWRR, ClientSideWeights: weights}
+	c.LB = HostLB{Policy: PolicyClientSideWRR, ClientSideWeights: weights, SlowStart: c.LB.SlowStart, HostAges: c.LB.HostAges}
 	return c
 }

@@ -118,8 +118,6 @@ func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.
 		add("%.4g%% of requests find no host and fail", sh.NoHost*100)
 	}
 	switch {
-	case hp.Rejected != "":
-		add("Envoy rejects this cluster (%s): %s; host shares are not computed", c.Sources.Pos(s.RejectedAt), hp.Rejected)
 	case hp.HashErr != nil:
 		add("Envoy rejects this cluster: %v", hp.HashErr)
 	case !hp.Computable && hp.RequestTime == "":

@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -99,17 +100,25 @@ func TestWrrLocalityShares(t *testing.T) {
 	checkShares(t, cr, map[string]float64{"10.0.0.1:80": 0.25, "10.0.0.4:80": 1.0 / 3})
 }
 
-// Factory::loadConfig (wrr_locality/config.h) rejects any child but CSWRR.
+// Factory::loadConfig (wrr_locality/config.h) rejects any child but CSWRR:
+// an input error at the child entry (c.yaml line 11, the RoundRobin entry
+// of endpoint_picking_policy), not a report.
 func TestWrrLocalityRejectsOtherChild(t *testing.T) {
 	doc := policyDoc(strings.Replace(wrrLocality, "%s", "round_robin.v3.RoundRobin", 1)) + threeLocalities
-	cr := explainDoc(t, doc, model.Options{})
-	if !strings.Contains(strings.Join(cr.Notes, "\n"), "Envoy rejects this cluster") {
-		t.Errorf("notes %q", cr.Notes)
+	checkRejected(t, doc, "c.yaml:11:13: ", "only supports ClientSideWeightedRoundRobinLoadBalancer")
+}
+
+// checkRejected: Build fails with a *model.RejectedError at pos.
+func checkRejected(t *testing.T, doc, pos, msg string) {
+	t.Helper()
+	cfg, err := config.LoadBytes("c.yaml", []byte(doc), "")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, h := range cr.Hosts {
-		if h.Share != nil {
-			t.Errorf("%s has a share in a rejected cluster", h.Address)
-		}
+	_, err = Build(cfg, cfg.Clusters, model.Options{})
+	var re *model.RejectedError
+	if !errors.As(err, &re) || !strings.HasPrefix(err.Error(), pos) || !strings.Contains(err.Error(), msg) {
+		t.Errorf("err %v, want a RejectedError at %s containing %q", err, pos, msg)
 	}
 }
 
@@ -176,10 +185,7 @@ load_assignment:
   endpoints:
   - lb_endpoints:
 ` + strings.Replace(ep, "%s", "10.0.0.1", 1)
-	cr := explainDoc(t, doc, model.Options{})
-	if n := strings.Join(cr.Notes, "\n"); !strings.Contains(n, "cannot be combined with partial fields") || !strings.Contains(n, "c.yaml:3:") {
-		t.Errorf("notes %q", cr.Notes)
-	}
+	checkRejected(t, doc, "c.yaml:3:19: ", "cannot be combined with partial fields")
 }
 
 // Request-time policies are described, never "unknown".

@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/lbctl/lbctl/analyze/model"
@@ -60,7 +61,7 @@ func policyNotes(m *model.Model, s model.LBSettings, in lbmodel.ClusterInput, hp
 			add("hash_balance_factor %d (bounded load): a host may hold at most ceil(((A+1)×%d/100) × its normalized weight) of the cluster's A active requests, e.g. %d with 100 active on a host of weight 1/%d; a lookup that lands on a fuller host moves on along the %s, so shares under load are flatter than shown", f, f, lbmodel.BoundedLoadSlots(100, f, 1/float64(max(1, len(m.Hosts)))), max(1, len(m.Hosts)), map[bool]string{true: "ring", false: "table"}[m.Policy == "RING_HASH"])
 		}
 	}
-	if s.SlowStart.Enabled() && (m.Policy == "ROUND_ROBIN" || m.Policy == "LEAST_REQUEST") {
+	if s.SlowStart.Enabled() && slices.Contains([]string{"ROUND_ROBIN", "LEAST_REQUEST", "CLIENT_SIDE_WEIGHTED_ROUND_ROBIN", "WRR_LOCALITY"}, m.Policy) {
 		a := 1.0
 		if s.SlowStart.AggressionSet && s.SlowStart.Aggression > 0 {
 			a = s.SlowStart.Aggression

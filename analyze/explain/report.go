@@ -1,10 +1,9 @@
 package explain
 
 import (
+	"errors"
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -21,15 +20,24 @@ func Build(c *config.Config, clusters []*config.Cluster, opt model.Options) (*tr
 		}
 	}
 	r := &traffic.Report{Clusters: []traffic.ClusterReport{}}
+	var rejected []error // every cluster Envoy rejects, one line each
 	for _, cl := range clusters {
 		cr, err := explainCluster(c, cl, opt)
 		if err == nil {
 			err = addBudgets(c, cl, opt, &cr)
 		}
+		var re *model.RejectedError
+		if errors.As(err, &re) {
+			rejected = append(rejected, re) // positioned at the field already
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: cluster %q: %w", c.Sources.Pos(cl.Proto), cl.Name(), err)
 		}
 		r.Clusters = append(r.Clusters, cr)
+	}
+	if len(rejected) > 0 {
+		return nil, errors.Join(rejected...)
 	}
 	return r, nil
 }
@@ -65,7 +73,7 @@ func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (tr
 	levels := m.Levels()
 	cr.NormalizedTotalAvailability = shares.Load.NormalizedTotalAvailability
 	cr.TotalPanic = shares.Load.TotalPanic
-	cr.NoHostShare = shares.NoHost
+	cr.NoHostShare = CleanShare(shares.NoHost)
 	for p, l := range levels {
 		ll := shares.Load.Levels[p]
 		pr := traffic.PriorityReport{
@@ -96,7 +104,7 @@ func localityReports(shares lbmodel.Shares, p int) []traffic.LocalityReport {
 			out = append(out, traffic.LocalityReport{
 				Region: l.Locality.Region, Zone: l.Locality.Zone, SubZone: l.Locality.SubZone,
 				Weight: l.Weight, Hosts: l.Hosts, Healthy: l.Healthy, Degraded: l.Degraded,
-				EffectiveWeight: l.EffectiveWeight, Share: CleanShare(l.Share),
+				EffectiveWeight: lbmodel.CleanFloat(l.EffectiveWeight), Share: CleanShare(l.Share),
 			})
 		}
 		return out
@@ -117,7 +125,7 @@ func zoneReport(z *lbmodel.ZoneRouting) *traffic.ZoneRoutingReport {
 		if i < len(z.Shares) {
 			share = z.Shares[i]
 		}
-		zr.Localities = append(zr.Localities, traffic.ZoneLocalityReport{Region: l.Region, Zone: l.Zone, SubZone: l.SubZone, Share: share})
+		zr.Localities = append(zr.Localities, traffic.ZoneLocalityReport{Region: l.Region, Zone: l.Zone, SubZone: l.SubZone, Share: CleanShare(share)})
 	}
 	return zr
 }
@@ -179,7 +187,7 @@ func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model
 	}
 	cr.NormalizedTotalAvailability = as.Load.Load.NormalizedTotalAvailability
 	cr.TotalPanic = as.Load.Load.TotalPanic
-	cr.NoHostShare = as.NoHost
+	cr.NoHostShare = CleanShare(as.NoHost)
 	ar.TotalPanic = cr.TotalPanic
 	childPanic := map[string][]bool{}
 	for _, ch := range as.Children {
@@ -212,26 +220,5 @@ func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model
 	return cr, nil
 }
 
-// CleanShare drops the float artefacts of summing shares (1.0000000000000002,
-// 0.30000000000000004): when rounding to 15 significant digits gives a
-// short number (at most 12 digits), that is the value; otherwise (1/3) the
-// full precision stays. The result is kept in [0, 1].
-func CleanShare(v float64) float64 {
-	v = min(1, max(0, v))
-	r15 := strconv.FormatFloat(v, 'g', 15, 64)
-	if digits(r15) <= 12 {
-		if r, err := strconv.ParseFloat(r15, 64); err == nil {
-			return r
-		}
-	}
-	return v
-}
-
-// digits counts the significant digits of a formatted float.
-func digits(s string) int {
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		s = s[:i]
-	}
-	s = strings.TrimLeft(strings.ReplaceAll(s, ".", ""), "0")
-	return len(strings.TrimRight(s, "0"))
-}
+// CleanShare is lbmodel.CleanFraction: shares without float artefacts.
+func CleanShare(v float64) float64 { return lbmodel.CleanFraction(v) }

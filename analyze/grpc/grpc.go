@@ -114,6 +114,9 @@ func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, c
 	}
 	r := grpcRun{c: c, opt: opt, cr: &cr}
 	r.note("answered as %s; a priority is READY when it has a usable (HEALTHY or UNKNOWN) endpoint unless --ready says otherwise", opt.Impl)
+	if nacks := model.RoutedOnlyByNACKed(c, cl.Name(), opt.Impl); len(nacks) > 0 {
+		return r.listenerNACK(cl, v.kind, nacks)
+	}
 	var leaves []string
 	if v.kind == lbmodel.GRPCClusterAggregate {
 		agg, err := lbmodel.ResolveGRPCAggregate(cl.Name(), cmap)
@@ -163,4 +166,22 @@ func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, c
 	}
 	r.ignoredNotes(cl, leaves)
 	return cr, nil
+}
+
+// listenerNACK is a cluster that only NACKed api_listeners route to: the
+// client has no accepted Listener, so no RPC reaches the cluster.
+func (r *grpcRun) listenerNACK(cl *config.Cluster, kind lbmodel.GRPCClusterKind, nacks []model.ListenerNACK) (traffic.ClusterReport, error) {
+	if kind != lbmodel.GRPCClusterAggregate {
+		leaf, err := grpcLeafOf(r.c, cl, kind == lbmodel.GRPCClusterLogicalDNS, r.opt.Options)
+		if err != nil {
+			return *r.cr, err
+		}
+		r.listHosts(leaf)
+	}
+	for _, n := range nacks[:len(nacks)-1] {
+		r.note("%s NACKs listener %q (%s): %s", r.opt.Impl, n.Listener, r.c.Sources.Pos(n.At), n.Reason)
+	}
+	n := nacks[len(nacks)-1]
+	return r.fail("%s NACKs listener %q (%s): %s; %s is routed to only through NACKed listeners, so with no previously accepted version no RPC reaches it (every RPC fails UNAVAILABLE)",
+		r.opt.Impl, n.Listener, r.c.Sources.Pos(n.At), n.Reason, cl.Name()), nil
 }

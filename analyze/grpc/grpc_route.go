@@ -177,7 +177,7 @@ func (r *grpcRun) addLevel(lv grpcLevel, load int, gs lbmodel.GRPCShares) {
 		pr.Localities = []traffic.LocalityReport{}
 		for _, ls := range gs.Localities {
 			lr := traffic.LocalityReport{Region: ls.Locality.Region, Zone: ls.Locality.Zone, SubZone: ls.Locality.SubZone,
-				Weight: ls.Weight, EffectiveWeight: float64(ls.Weight), Share: ls.Share}
+				Weight: ls.Weight, EffectiveWeight: float64(ls.Weight), Share: lbmodel.CleanFraction(ls.Share)}
 			for _, i := range lv.hosts {
 				h := lv.leaf.hosts[i]
 				if h.Locality == ls.Locality {
@@ -207,7 +207,7 @@ func (r *grpcRun) listHostsShares(l *grpcLeaf, shares []float64) {
 		cluster = l.name
 	}
 	for i, h := range l.hosts {
-		v := shares[i]
+		v := lbmodel.CleanFraction(shares[i])
 		r.cr.Hosts = append(r.cr.Hosts, traffic.HostReport{
 			Cluster: cluster, Address: h.Address, Hostname: h.Hostname, Priority: h.Priority,
 			Region: h.Locality.Region, Zone: h.Locality.Zone, SubZone: h.Locality.SubZone,

@@ -232,7 +232,7 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 		if m.Policy == "MAGLEV" {
 			own = rm.Maglev
 		}
-		v := own.Moved
+		v := lbmodel.CleanFraction(own.Moved)
 		r.Moved = &v
 	}
 	return r, nil
@@ -362,9 +362,9 @@ func removal(c *config.Config, m *model.Model, s model.LBSettings, local *lbmode
 		if err != nil {
 			return nil, err
 		}
-		mr.Moved = moved
+		mr.Moved = lbmodel.CleanFraction(moved)
 		for h, f := range to {
-			mr.To = append(mr.To, Dest{Host: h, Share: f})
+			mr.To = append(mr.To, Dest{Host: h, Share: lbmodel.CleanFraction(f)})
 		}
 		sort.Slice(mr.To, func(i, j int) bool {
 			if mr.To[i].Share != mr.To[j].Share {

@@ -18,14 +18,13 @@ type HostPolicy struct {
 	Computable bool
 	// HashErr is a ring/table configuration error (Envoy rejects the cluster).
 	HashErr error
-	// Rejected is why Envoy rejects the cluster's LB config at load.
-	Rejected string
 	// RequestTime describes a policy that picks hosts per request from
 	// inputs config does not hold ("" otherwise).
 	RequestTime string
 }
 
-// clusterInput builds lbmodel's input for a non-aggregate cluster.
+// Input builds lbmodel's input for a non-aggregate cluster; a cluster
+// Envoy rejects is a *RejectedError.
 func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Options) (lbmodel.ClusterInput, *HostPolicy, error) {
 	in := lbmodel.ClusterInput{
 		Hosts:                  m.Hosts,
@@ -35,10 +34,11 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		LocalityWeighted:       s.LocalityWeighted,
 		ZoneAware:              s.ZoneAware,
 	}
-	hp := &HostPolicy{Computable: true}
-	if s.Rejected != "" {
-		hp.Rejected = s.Rejected
+	// A configuration Envoy rejects at load has no traffic to show.
+	if err := s.Rejection(c, cl); err != nil {
+		return in, nil, err
 	}
+	hp := &HostPolicy{Computable: true}
 	switch m.Policy {
 	case "ROUND_ROBIN":
 		hp.LB.Policy = lbmodel.PolicyRoundRobin
@@ -47,6 +47,11 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 	case "CLIENT_SIDE_WEIGHTED_ROUND_ROBIN", "WRR_LOCALITY":
 		hp.LB.Policy = lbmodel.PolicyClientSideWRR
 		hp.LB.ClientSideWeights = clientSideWeights(m.Hosts, opt.HostWeights, s.CSWRR)
+		// The worker is a RoundRobinLoadBalancer given CSWRR's
+		// slow_start_config (client_side_weighted_round_robin_lb.cc,
+		// getRoundRobinConfig).
+		hp.LB.SlowStart = s.SlowStart
+		hp.LB.HostAges = hostAges(m.Hosts, opt.HostAges)
 	case "LEAST_REQUEST":
 		hp.LB.Policy = lbmodel.PolicyLeastRequest
 		hp.LB.LeastRequest = s.LeastRequest
@@ -69,8 +74,15 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		if err := maglev.Validate(); policy == "MAGLEV" && err != nil {
 			hp.HashErr = err
 		}
+		hosts := m.Hosts
+		// The node's own locality comes first in hostsPerLocality, which
+		// orders the table's hosts (as placement.Build does).
+		var local *lbmodel.Locality
+		if l, ok := NodeLocality(c, opt); ok {
+			local = &l
+		}
 		hp.LB.Precomputed = func(source []lbmodel.Host) ([]float64, error) {
-			return hashShares(policy, source, ring, maglev, locality)
+			return hashShares(policy, hosts, source, ring, maglev, locality, local)
 		}
 		// ThreadAwareLoadBalancerBase builds one table per priority over
 		// its healthy hosts (all in panic) with locality weights folded
@@ -86,11 +98,8 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		hp.RequestTime = RequestTimePolicy(m.Policy)
 		hp.LB.Policy = lbmodel.PolicyRandom // priority loads still hold; host shares are not shown
 	}
-	if hp.Rejected != "" {
-		hp.Computable = false
-	}
 	in.LB = hp.LB
-	if m.Policy == "WRR_LOCALITY" && hp.Rejected == "" {
+	if m.Policy == "WRR_LOCALITY" {
 		in = lbmodel.WrrLocalityInput(in, hp.LB.ClientSideWeights)
 	}
 
@@ -133,13 +142,26 @@ func LocalClusterName(c *config.Config, opt Options) string {
 }
 
 // hashShares is each source host's share of the ring or Maglev table Envoy
-// builds over that source.
-func hashShares(policy string, source []lbmodel.Host, ring lbmodel.RingConfig, maglev lbmodel.MaglevConfig, locality bool) ([]float64, error) {
+// builds over that source: the priority's healthy hosts, or all of them in
+// panic. normalizeWeights (thread_aware_lb_impl.cc) sums the locality
+// weights of every locality of the priority, those without a healthy host
+// included, which sets the smallest normalized weight and so the ring size:
+// it is given all of the priority's hosts.
+func hashShares(policy string, all, source []lbmodel.Host, ring lbmodel.RingConfig, maglev lbmodel.MaglevConfig, locality bool, local *lbmodel.Locality) ([]float64, error) {
 	out := make([]float64, len(source))
 	if len(source) == 0 {
 		return out, nil
 	}
-	nw, err := lbmodel.NormalizeWeights(source, lbmodel.NormalizeOptions{LocalityWeighted: locality, Panic: true})
+	var level []lbmodel.Host
+	for _, h := range all {
+		if h.Priority == source[0].Priority {
+			level = append(level, h)
+		}
+	}
+	// The source is every host of the priority only in panic (or when all
+	// are healthy, where both readings agree).
+	panic := len(source) == len(level)
+	nw, err := lbmodel.NormalizeWeights(level, lbmodel.NormalizeOptions{LocalityWeighted: locality, Panic: panic, LocalLocality: local})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	aggregatev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/clusters/aggregate/v3"
 	"github.com/lbctl/lbctl/analyze/config"
@@ -53,7 +54,7 @@ func Of(c *config.Config, cl *config.Cluster) *Model {
 			m.OverprovisioningFactor = opf.GetValue()
 		}
 		m.WeightedPriorityHealth = a.GetPolicy().GetWeightedPriorityHealth()
-		m.Hosts = hostsOf(a, c.LiveHealth[m.Name])
+		m.Hosts = hostsOf(a, c.LiveHealth[m.Name], resolvesDNS(p))
 	}
 	if ct := p.GetClusterType(); ct.GetName() == AggregateType {
 		m.IsAggregate = true
@@ -74,8 +75,26 @@ func localityWeight(g *endpointv3.LocalityLbEndpoints) uint32 {
 	return g.GetLoadBalancingWeight().GetValue()
 }
 
-// hostsOf lists an assignment's endpoints in file order.
-func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHost) []lbmodel.Host {
+// resolvesDNS: the cluster's hosts come from resolving each
+// socket_address.address as a DNS name (STRICT_DNS, LOGICAL_DNS, or the
+// typed DNS cluster types that replace them).
+func resolvesDNS(p *clusterv3.Cluster) bool {
+	if ct := p.GetClusterType(); ct != nil {
+		switch ct.GetName() {
+		case "envoy.cluster.dns", "envoy.cluster.strict_dns", "envoy.cluster.logical_dns":
+			return true
+		}
+		return false
+	}
+	return p.GetType() == clusterv3.Cluster_STRICT_DNS || p.GetType() == clusterv3.Cluster_LOGICAL_DNS
+}
+
+// hostsOf lists an assignment's endpoints in file order. With dns, a host
+// without endpoint.hostname is named by the DNS name it was resolved from
+// (StrictDnsClusterImpl::ResolveTarget's and LogicalDnsCluster's
+// constructors: hostname_ = hostname, else socket_address.address), which
+// use_hostname_for_hashing then hashes.
+func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHost, dns bool) []lbmodel.Host {
 	var hosts []lbmodel.Host
 	for _, group := range a.GetEndpoints() {
 		loc := lbmodel.Locality{
@@ -95,6 +114,9 @@ func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHos
 			}
 			if w := ep.GetLoadBalancingWeight(); w != nil {
 				h.Weight = w.GetValue()
+			}
+			if dns && h.Hostname == "" {
+				h.Hostname = ep.GetEndpoint().GetAddress().GetSocketAddress().GetAddress()
 			}
 			if md := ep.GetMetadata().GetFilterMetadata()["envoy.lb"]; md != nil {
 				h.Metadata = md.AsMap()

@@ -190,6 +190,7 @@ func (s *LBSettings) typed(c *config.Config, p *clusterv3.Cluster) {
 		s.applyLocality(t.GetLocalityLbConfig())
 	case *cswrrv3.ClientSideWeightedRoundRobin:
 		s.CSWRR = cswrrConfig(t)
+		s.typedSlowStart(t.GetSlowStartConfig())
 	case *wrrv3.WrrLocality:
 		s.wrrLocality(c, t)
 	}
@@ -215,6 +216,7 @@ func (s *LBSettings) wrrLocality(c *config.Config, t *wrrv3.WrrLocality) {
 	s.LocalityWeighted = true
 	if cs, ok := c.Sources.Unpacked(children[i].GetTypedExtensionConfig().GetTypedConfig()).(*cswrrv3.ClientSideWeightedRoundRobin); ok {
 		s.CSWRR = cswrrConfig(cs)
+		s.typedSlowStart(cs.GetSlowStartConfig())
 	}
 }
 
@@ -276,4 +278,29 @@ func (s *LBSettings) applyLocality(l *commonv3.LocalityLbConfig) {
 		}
 		s.ZoneAware.HealthyHostsWeight = z.GetLocalityBasis() == commonv3.LocalityLbConfig_ZoneAwareLbConfig_HEALTHY_HOSTS_WEIGHT
 	}
+}
+
+// RejectedError is a cluster Envoy rejects at load (LBSettings.Rejected),
+// reported at the offending field: an input error, not a result.
+type RejectedError struct {
+	Pos     config.Pos
+	Cluster string
+	Msg     string
+}
+
+func (e *RejectedError) Error() string {
+	return fmt.Sprintf("%s: cluster %q: Envoy rejects this cluster: %s", e.Pos, e.Cluster, e.Msg)
+}
+
+// Rejection is s.Rejected as a *RejectedError positioned at the field
+// (the cluster when the field has no position); nil when Envoy accepts it.
+func (s LBSettings) Rejection(c *config.Config, cl *config.Cluster) error {
+	if s.Rejected == "" {
+		return nil
+	}
+	pos := c.Sources.Pos(s.RejectedAt)
+	if pos.File == "" {
+		pos = c.Sources.Pos(cl.Proto)
+	}
+	return &RejectedError{Pos: pos, Cluster: cl.Name(), Msg: s.Rejected}
 }

@@ -97,7 +97,7 @@ func Describe(hs *Setup, i int, policy string) (HashPriority, []HashHost) {
 		pr.MinEntries, pr.MaxEntries = pl.Table.MinEntriesPerHost, pl.Table.MaxEntriesPerHost
 	}
 	st := lbmodel.ComputeShareStats(shares)
-	pr.MinShare, pr.MaxShare, pr.StdDev = st.Min, st.Max, st.StdDev
+	pr.MinShare, pr.MaxShare, pr.StdDev = lbmodel.CleanFloat(st.Min), lbmodel.CleanFloat(st.Max), lbmodel.CleanFloat(st.StdDev)
 	byAddr := map[string]int{}
 	for k, s := range shares {
 		byAddr[s.Address] = k
@@ -108,6 +108,7 @@ func Describe(hs *Setup, i int, policy string) (HashPriority, []HashHost) {
 	}
 	// A starved host is a result, not an error: the ratio stays finite.
 	pr.Imbalance, pr.Starved = lbmodel.ShareImbalance(shares, expected)
+	pr.Imbalance = lbmodel.CleanFloat(pr.Imbalance)
 	weighted := false
 	for _, e := range expected {
 		weighted = weighted || e != expected[0]
@@ -117,7 +118,7 @@ func Describe(hs *Setup, i int, policy string) (HashPriority, []HashHost) {
 	for _, h := range pl.Hosts {
 		hh := HashHost{Address: h.Address, Priority: i, Health: h.Status.String()}
 		if k, ok := byAddr[h.Address]; ok {
-			hh.Entries, hh.Share, hh.Expected = shares[k].Entries, shares[k].Share, weights[k].Weight
+			hh.Entries, hh.Share, hh.Expected = shares[k].Entries, lbmodel.CleanFloat(shares[k].Share), lbmodel.CleanFloat(weights[k].Weight)
 			delete(byAddr, h.Address) // duplicate addresses: first only
 		}
 		hosts = append(hosts, hh)
