@@ -9,21 +9,22 @@ import (
 
 // TestWrappers: every wrapper a control plane or Kubernetes puts around
 // xDS resources is read whole: explain lists its clusters, and lint checks
-// them with positions in the original file (each fixture has a ring hash
-// cluster whose minimum_ring_size exceeds its maximum, LB1108, at a known
-// line).
+// them with positions in the original file (each fixture has a finding at
+// a known line: a duplicate endpoint address, LB1605, or a ring hash
+// cluster no route gives a hash policy, LB1402).
 func TestWrappers(t *testing.T) {
 	cases := []struct {
 		file     string
 		clusters []string
-		line     int // of the LB1108 finding
+		rule     string
+		line     int // of the rule's finding
 	}{
-		{"cilium-envoy-config.yaml", []string{"shop/cart"}, 19},
-		{"cilium-list.yaml", []string{"edge/api"}, 16},
-		{"egctl-translate.yaml", []string{"httproute/default/web/rule/0"}, 13},
-		{"kgateway-map.yaml", []string{"kube_default_cart_8080"}, 8},
-		{"gloo-snapshot.yaml", []string{"default-cart-8080_gloo-system"}, 8},
-		{"v2alpha-dump.json", []string{"outbound|9080||ratings"}, 13},
+		{"cilium-envoy-config.yaml", []string{"shop/cart"}, "LB1605", 26},
+		{"cilium-list.yaml", []string{"edge/api"}, "LB1605", 22},
+		{"egctl-translate.yaml", []string{"httproute/default/web/rule/0"}, "LB1605", 19},
+		{"kgateway-map.yaml", []string{"kube_default_cart_8080"}, "LB1402", 7},
+		{"gloo-snapshot.yaml", []string{"default-cart-8080_gloo-system"}, "LB1402", 7},
+		{"v2alpha-dump.json", []string{"outbound|9080||ratings"}, "LB1402", 12},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -48,7 +49,7 @@ func TestWrappers(t *testing.T) {
 			fs := lintJSON(t, path)
 			found := false
 			for _, f := range fs {
-				if f.Rule == "LB1108" && f.File == path && f.Line == c.line {
+				if f.Rule == c.rule && f.File == path && f.Line == c.line {
 					found = true
 				}
 				if f.Rule == "LB0007" || f.Rule == "LB0003" || f.Rule == "LB0012" {
@@ -56,7 +57,7 @@ func TestWrappers(t *testing.T) {
 				}
 			}
 			if !found {
-				t.Errorf("no LB1108 at %s:%d in %+v", path, c.line, fs)
+				t.Errorf("no %s at %s:%d in %+v", c.rule, path, c.line, fs)
 			}
 		})
 	}

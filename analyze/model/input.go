@@ -68,11 +68,13 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 	case "RING_HASH", "MAGLEV":
 		hp.LB.Policy = lbmodel.PolicyPrecomputed
 		policy, ring, maglev, locality := m.Policy, s.Ring, s.Maglev, s.LocalityWeighted
+		// RingHashLoadBalancer and MaglevLoadBalancer throw on an invalid
+		// size at construction: Envoy rejects the cluster.
 		if err := ring.Validate(); policy == "RING_HASH" && err != nil {
-			hp.HashErr = err
+			return in, nil, hashRejection(c, cl, err)
 		}
 		if err := maglev.Validate(); policy == "MAGLEV" && err != nil {
-			hp.HashErr = err
+			return in, nil, hashRejection(c, cl, err)
 		}
 		hosts := m.Hosts
 		// The node's own locality comes first in hostsPerLocality, which
@@ -320,4 +322,17 @@ func With(c *config.Config, cl *config.Cluster, opt Options) (*Model, []string, 
 		notes = append(notes, n)
 	}
 	return m, notes, nil
+}
+
+// hashRejection is an invalid ring or table size as a *RejectedError at
+// the cluster's ring_hash_lb_config / maglev_lb_config (the cluster when
+// the sizes come from a typed policy).
+func hashRejection(c *config.Config, cl *config.Cluster, err error) error {
+	pos := c.Sources.Pos(cl.Proto)
+	if r := cl.Proto.GetRingHashLbConfig(); r != nil {
+		pos = c.Sources.Pos(r)
+	} else if m := cl.Proto.GetMaglevLbConfig(); m != nil {
+		pos = c.Sources.Pos(m)
+	}
+	return &RejectedError{Pos: pos, Cluster: cl.Name(), Msg: err.Error()}
 }
