@@ -125,7 +125,7 @@ func runSweep(ctx context.Context, cmd *cli.Command) error {
 		}
 		return writeYAML(cmd.Root().Writer, n)
 	}
-	return writeOutput(cmd, s, func(t *Term) { renderSweep(t, s) })
+	return writeOutput(cmd, &s, func(t *Term) { renderSweep(t, s) })
 }
 
 // yamlFromJSON is v's JSON form as a YAML node, keys in JSON order.

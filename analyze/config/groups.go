@@ -96,6 +96,7 @@ func looseKey(file string) string { return "dir:" + filepath.Dir(file) }
 
 // problem files p under file's directory group.
 func (r *reader) problem(p Problem) {
+	p.Msg = safeMsg(p.Msg)
 	g := r.group(looseKey(p.Pos.File))
 	g.addFile(p.Pos.File)
 	g.probs = append(g.probs, p)

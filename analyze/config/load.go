@@ -134,7 +134,10 @@ type pendingCluster struct {
 	file string
 }
 
-func (l *loader) problem(p Problem) { l.cfg.Problems = append(l.cfg.Problems, p) }
+func (l *loader) problem(p Problem) {
+	p.Msg = safeMsg(p.Msg)
+	l.cfg.Problems = append(l.cfg.Problems, p)
+}
 
 // IsConfigFile reports a file name lbctl reads in a directory.
 func IsConfigFile(p string) bool {
