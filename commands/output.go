@@ -14,6 +14,10 @@ import (
 func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
 	t := termFor(cmd)
 	switch cmd.String("output") {
+	case "json", "yaml":
+		emptySlices(v)
+	}
+	switch cmd.String("output") {
 	case "json":
 		return writeJSON(t.Out, v)
 	case "yaml":

@@ -117,6 +117,7 @@ func runSweep(ctx context.Context, cmd *cli.Command) error {
 		}
 		return nil
 	}
+	emptySlices(&s)
 	if cmd.String("output") == "yaml" {
 		// lbmodel's sweep types spell the contract's names in JSON only.
 		n, err := yamlFromJSON(s)

@@ -80,3 +80,60 @@ func escapeStrings(v any) {
 	}
 	walk(reflect.ValueOf(v), 0)
 }
+
+// emptySlices sets every nil slice field of lbctl's report types that JSON
+// and YAML would print as null (no omitempty) to an empty slice: the
+// contract's lists are [] when empty ("notes": [], never null).
+func emptySlices(v any) {
+	seen := map[uintptr]bool{}
+	var walk func(rv reflect.Value, depth int)
+	walk = func(rv reflect.Value, depth int) {
+		if depth > 64 {
+			return
+		}
+		switch rv.Kind() {
+		case reflect.Pointer:
+			if rv.IsNil() || seen[rv.Pointer()] {
+				return
+			}
+			seen[rv.Pointer()] = true
+			walk(rv.Elem(), depth+1)
+		case reflect.Interface:
+			if !rv.IsNil() && rv.Elem().Kind() == reflect.Pointer {
+				walk(rv.Elem(), depth+1)
+			}
+		case reflect.Struct:
+			if p := rv.Type().PkgPath(); p != "" && !strings.HasPrefix(p, "github.com/lbctl/lbctl") {
+				return
+			}
+			for i := 0; i < rv.NumField(); i++ {
+				f, sf := rv.Field(i), rv.Type().Field(i)
+				if !f.CanSet() {
+					continue
+				}
+				tag := sf.Tag.Get("json")
+				if f.Kind() == reflect.Slice && f.IsNil() && tag != "-" && !strings.Contains(tag, "omitempty") {
+					f.Set(reflect.MakeSlice(f.Type(), 0, 0))
+				}
+				walk(f, depth+1)
+			}
+		case reflect.Slice, reflect.Array:
+			for i := 0; i < rv.Len(); i++ {
+				if e := rv.Index(i); e.CanSet() {
+					walk(e, depth+1)
+				}
+			}
+		case reflect.Map:
+			if rv.IsNil() {
+				return
+			}
+			for _, k := range rv.MapKeys() {
+				val := reflect.New(rv.Type().Elem()).Elem()
+				val.Set(rv.MapIndex(k))
+				walk(val, depth+1)
+				rv.SetMapIndex(k, val)
+			}
+		}
+	}
+	walk(reflect.ValueOf(v), 0)
+}

@@ -216,7 +216,7 @@ func (d *decoder) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor) (protore
 	}
 	tag := n.ShortTag()
 	bad := func() (protoreflect.Value, bool) {
-		d.errorf(n, CodeType, "expected "+kindWanted(fd)+" for "+d.fieldName(fd)+", found "+kindName(n)+" "+d.value(n))
+		d.errorf(n, CodeType, "expected "+kindWanted(fd)+" for "+d.fieldName(fd)+", found "+d.found(n))
 		return protoreflect.Value{}, false
 	}
 	switch fd.Kind() {

@@ -57,6 +57,15 @@ func (d *decoder) value(n *yaml.Node) string {
 	return Quote(n.Value)
 }
 
+// found describes a bad scalar after "found": its kind and quoted value,
+// or only that it is withheld.
+func (d *decoder) found(n *yaml.Node) string {
+	if d.secret != "" {
+		return d.value(n)
+	}
+	return kindName(n) + " " + Quote(n.Value)
+}
+
 // fieldName names fd in a message, with the secret field it is under.
 func (d *decoder) fieldName(fd protoreflect.FieldDescriptor) string {
 	name := "\"" + string(fd.Name()) + "\""
@@ -126,7 +135,8 @@ func (s *Sources) secretScalar(file string, n *yaml.Node) {
 	if _, more := scalarEnd(first, byteOffset(first, n.Column-1)); !more {
 		return
 	}
-	indent := len(first) - len(strings.TrimLeft(first, " \t"))
+	// The key's column: past the indentation and any "- " of a list item.
+	indent := len(first) - len(strings.TrimLeft(first, " \t-"))
 	for i := n.Line; i < len(ls); i++ {
 		l := ls[i]
 		if t := strings.TrimLeft(l, " \t"); t != "" && len(l)-len(t) <= indent {

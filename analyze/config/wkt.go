@@ -68,7 +68,7 @@ func decodeDuration(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 		err = strconv.ErrSyntax
 	}
 	if err != nil {
-		d.errorf(n, CodeType, "expected a duration such as \"5s\" or \"0.25s\", found "+kindName(n)+" "+d.value(n))
+		d.errorf(n, CodeType, "expected a duration such as \"5s\" or \"0.25s\", found "+d.found(n))
 		return true
 	}
 	fields := m.Descriptor().Fields()
