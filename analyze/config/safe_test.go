@@ -1,0 +1,158 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEscape(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"web", "web"},
+		{"naïve → ok", "naïve → ok"}, // printable Unicode stays
+		{"evil\x1b]0;pwned\x07\nline2", `evil\x1b]0;pwned\a\nline2`},
+		{"a\tb\rc\x7f", `a\tb\rc\x7f`},
+		{"c1\u009b2J", `c1\u009b2J`},
+		{"bidi\u202eevil\u2066", `bidi\u202eevil\u2066`},
+		{"bad\xffutf8", `bad\xffutf8`},
+	} {
+		if got := Escape(c.in); got != c.want {
+			t.Errorf("Escape(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if got := Escape(Escape(c.in)); got != c.want {
+			t.Errorf("Escape is not idempotent on %q: %q", c.in, got)
+		}
+	}
+}
+
+func TestSafeTruncates(t *testing.T) {
+	long := strings.Repeat("x", 500)
+	got := Safe(long)
+	if want := strings.Repeat("x", MaxValue) + "…(380 more bytes)"; got != want {
+		t.Errorf("Safe(500 x) = %q, want %q", got, want)
+	}
+	// A cut never splits a character.
+	got = Truncate(strings.Repeat("é", 100), 11) // 2 bytes each: cut at 10
+	if want := strings.Repeat("é", 5) + "…(190 more bytes)"; got != want {
+		t.Errorf("Truncate = %q, want %q", got, want)
+	}
+	if Safe("short") != "short" {
+		t.Error("Safe changed a short value")
+	}
+}
+
+func TestSecretNames(t *testing.T) {
+	for name, want := range map[string]bool{
+		"private_key": true, "password": true, "auth_password": true, "session_ticket_keys": true,
+		"generic_secret": true, "token_secret": true, "hmac_secret": true, "privateKey": true,
+		"certificate_chain": false, "name": false, "hash_key": false, "keys": false, "max_tokens": false,
+	} {
+		if got := IsSecretField(name); got != want {
+			t.Errorf("IsSecretField(%q) = %v, want %v", name, got, want)
+		}
+	}
+	for name, want := range map[string]bool{
+		"Authorization": true, "cookie": true, "x-api-key": true, "X-Auth-Token": true, "proxy-authorization": true,
+		"x-user": false, "content-type": false, ":path": false,
+	} {
+		if got := IsSecretHeader(name); got != want {
+			t.Errorf("IsSecretHeader(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+const pemBody = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7q8Zr3sQk2nPZ"
+
+// snippetConfig holds secrets in a block scalar, in flow style and in a
+// header value, each on a line a finding may point at.
+var snippetConfig = `static_resources:
+  secrets:
+  - name: cert
+    tls_certificate:
+      private_key:
+        inline_string: |
+          -----BEGIN PRIVATE KEY-----
+          ` + pemBody + `
+          -----END PRIVATE KEY-----
+      password: {inline_string: "hunter22-zebra", unknown_x: 1}
+  clusters:
+  - name: web
+    connect_timeout: 1s
+    load_assignment:
+      cluster_name: web
+      endpoints:
+      - lb_endpoints:
+        - endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}
+`
+
+func TestSnippetMasksSecrets(t *testing.T) {
+	cfg, _ := LoadBytes("s.yaml", []byte(snippetConfig), "")
+	src := cfg.Sources
+	for line := 1; line <= len(src.Lines("s.yaml")); line++ {
+		text, _, _ := src.Snippet("s.yaml", line, 1)
+		for _, secret := range []string{pemBody[:8], "BEGIN", "hunter22"} {
+			if strings.Contains(text, secret) {
+				t.Errorf("line %d snippet %q shows %q", line, text, secret)
+			}
+		}
+	}
+	// The keys stay readable; every value under the secret field is masked.
+	if text, _, _ := src.Snippet("s.yaml", 10, 7); text != `      password: {inline_string: ****************, unknown_x: *}` {
+		t.Errorf("password line: %q", text)
+	}
+	if text, _, _ := src.Snippet("s.yaml", 12, 3); text != "  - name: web" {
+		t.Errorf("line after the secrets is masked: %q", text)
+	}
+	got := src.Secrets()
+	if len(got) == 0 || !contains(got, pemBody) || !contains(got, "hunter22-zebra") {
+		t.Errorf("Secrets() = %q", got)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSnippetWindow: on a one-line JSON dump a snippet is a window of
+// SnippetWidth bytes around the column, and the caret stays under it.
+func TestSnippetWindow(t *testing.T) {
+	pad := strings.Repeat(`"x":1,`, 400)
+	line := `{` + pad + `"clusters":[{"name":"web\u001b[2J","type":"STATIC"}],` + pad + `"y":2}`
+	cfg, _ := LoadBytes("d.json", []byte(line+"\n"), "")
+	col := strings.Index(line, `"type"`) + 1
+	text, caret, ok := cfg.Sources.Snippet("d.json", 1, col)
+	if !ok {
+		t.Fatal("no snippet")
+	}
+	if len(text) > SnippetWidth+6+4 { // two "...", and \u001b escaped as itself
+		t.Errorf("snippet is %d bytes, want at most %d: %q", len(text), SnippetWidth+10, text)
+	}
+	if !strings.HasPrefix(text, "...") || !strings.HasSuffix(text, "...") {
+		t.Errorf("a cut snippet says so: %q", text)
+	}
+	if !strings.HasPrefix(text[caret:], `"type"`) {
+		t.Errorf("caret at %d points at %q, want \"type\"", caret, text[caret:])
+	}
+	// Short lines are shown whole.
+	if text, caret, _ := cfg.Sources.Snippet("d.json", 1, 1); caret != 0 || !strings.HasPrefix(text, `{"x":1,`) {
+		t.Errorf("column 1: %q caret %d", text, caret)
+	}
+}
+
+// TestSnippetEscapesControlCharacters: a raw escape in the source (YAML
+// allows them in comments and plain scalars) is shown escaped, and the
+// caret moves with the escaped text.
+func TestSnippetEscapesControlCharacters(t *testing.T) {
+	cfg, _ := LoadBytes("e.yaml", []byte("clusters:\n- name: a # \x1b]0;x\x07 here\n  type: STATIC\n"), "")
+	text, caret, ok := cfg.Sources.Snippet("e.yaml", 2, 20)
+	if !ok || strings.ContainsAny(text, "\x1b\x07") {
+		t.Fatalf("snippet %q", text)
+	}
+	if !strings.HasPrefix(text[caret:], "here") {
+		t.Errorf("caret at %d of %q", caret, text)
+	}
+}
