@@ -3,10 +3,13 @@ package commands
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/grpc"
 	"github.com/lbctl/lbctl/analyze/hashing"
 	"github.com/lbctl/lbctl/analyze/subset"
@@ -113,5 +116,48 @@ func TestColourPassesGuard(t *testing.T) {
 		if !regexp.MustCompile(`^\x1b\[[0-9;]*m$`).MatchString(seq) {
 			t.Errorf("unexpected sequence %q", seq)
 		}
+	}
+}
+
+// TestLongValuesCapped: a 5000-byte cluster name on a one-line JSON file:
+// each finding's message quotes at most 256 bytes of it, each snippet line
+// is a window, and completion does not offer a name with a newline.
+func TestLongValuesCapped(t *testing.T) {
+	long := strings.Repeat("n", 5000)
+	doc := `{"clusters":[{"name":"` + long + `","type":"STATIC","lb_policy":"RING_HASH","ring_hash_lb_config":{"minimum_ring_size":128,"maximum_ring_size":64},` +
+		`"load_assignment":{"cluster_name":"x","endpoints":[{"lb_endpoints":[{"endpoint":{"address":{"socket_address":{"address":"10.0.0.1","port_value":80}}}}]}]}},` +
+		`{"name":"bad\nname","type":"STATIC"}]}` + "\n"
+	f := filepath.Join(t.TempDir(), "long.json")
+	if err := os.WriteFile(f, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := run(t, "", "lint", "--format", "json", f)
+	var rep struct {
+		Findings []struct{ Rule, Message string }
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != ExitFindings {
+		t.Fatalf("exit %d, %v:\n%s", code, err, out)
+	}
+	found := false
+	for _, fd := range rep.Findings {
+		if fd.Rule == "LB1108" {
+			found = true
+			if len(fd.Message) > 400 || !strings.Contains(fd.Message, "more bytes)") {
+				t.Errorf("message of %d bytes: %.200s", len(fd.Message), fd.Message)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no LB1108 finding:\n%.2000s", out)
+	}
+	out, _, _ = run(t, "", "lint", f)
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "    ") && !strings.HasPrefix(l, "    hint:") && len(l) > 4+config.SnippetWidth+6 {
+			t.Errorf("snippet line of %d bytes: %.200s", len(l), l)
+		}
+	}
+	vals, _ := completeReq(t, "", "explain", f, "--cluster")
+	if len(vals) != 1 || vals[0] != long {
+		t.Errorf("completion offers %d names, want only the long one", len(vals))
 	}
 }

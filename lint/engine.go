@@ -51,9 +51,19 @@ func (p *Pass) Report(pos config.Pos, format string, args ...any) {
 	p.ReportSev(p.rule.Severity[p.Target], pos, format, args...)
 }
 
+// maxArg caps one string argument of a finding's message.
+const maxArg = 256
+
 // ReportSev records a finding with an explicit severity (rules whose
 // consequence depends on the input, e.g. load problems).
 func (p *Pass) ReportSev(sev Severity, pos config.Pos, format string, args ...any) {
+	// Names and values from the input are capped: a 1 MB cluster name
+	// must not make every finding about it 1 MB.
+	for i, a := range args {
+		if s, ok := a.(string); ok && len(s) > maxArg {
+			args[i] = config.Truncate(s, maxArg)
+		}
+	}
 	*p.out = append(*p.out, Finding{
 		Rule: p.rule.ID, Name: p.rule.Name, Severity: sev, Pos: pos,
 		Message: fmt.Sprintf(format, args...), Hint: p.rule.Hint, Target: p.Target,
