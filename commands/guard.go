@@ -21,8 +21,10 @@ type guard struct {
 	// through: set when colour is on or the writer is a terminal.
 	ansi bool
 	mu   sync.Mutex
-	// secrets are replaced longest first, with their JSON spellings.
+	// secrets are replaced longest first, with their JSON spellings, by
+	// rep (nil when there are none).
 	secrets []string
+	rep     *strings.Replacer
 }
 
 func newGuard(w io.Writer) *guard {
@@ -37,8 +39,8 @@ const redacted = "[redacted]"
 func (g *guard) Write(p []byte) (int, error) {
 	g.mu.Lock()
 	s := string(p)
-	for _, sec := range g.secrets {
-		s = strings.ReplaceAll(s, sec, redacted)
+	if g.rep != nil {
+		s = g.rep.Replace(s)
 	}
 	ansi := g.ansi
 	g.mu.Unlock()
@@ -71,6 +73,11 @@ func (g *guard) addSecrets(vals []string) {
 			g.secrets[j], g.secrets[j-1] = g.secrets[j-1], g.secrets[j]
 		}
 	}
+	pairs := make([]string, 0, 2*len(g.secrets))
+	for _, s := range g.secrets {
+		pairs = append(pairs, s, redacted)
+	}
+	g.rep = strings.NewReplacer(pairs...)
 }
 
 // escapeOutput escapes control characters except newline and tab; with

@@ -80,14 +80,16 @@ func Quote(s string) string { return `"` + Safe(s) + `"` }
 
 // secretFields are field names whose value is a credential wherever they
 // appear: TLS private keys and their passwords, session ticket keys,
-// generic and OAuth/HMAC secrets, Redis and other passwords, API keys.
+// generic, OAuth and HMAC secrets, Redis and other passwords, API keys.
+// SDS references (tls_certificate_sds_secret_configs, sds_config) only
+// name a secret, and a dump's "secret" holds a whole Secret (certificates,
+// SANs): not among them; their private keys and passwords are.
 var secretFields = map[string]bool{
-	"private_key": true, "password": true, "passwd": true, "auth_password": true, "auth_username": false,
-	"session_ticket_keys": true, "keys": false, "secret": true, "generic_secret": true,
+	"private_key": true, "password": true, "passwd": true, "auth_password": true,
+	"session_ticket_keys": true, "generic_secret": true,
 	"token_secret": true, "hmac_secret": true, "client_secret": true, "api_key": true,
-	"credential": true, "credentials": true, "bearer_token": true, "access_token": true,
-	"id_token": true, "refresh_token": true, "token": true, "htpasswd": true, "users": false,
-	"private_key_provider": true, "ocsp_staple": false, "inline_headers": false,
+	"bearer_token": true, "access_token": true, "id_token": true, "refresh_token": true,
+	"htpasswd": true,
 }
 
 // secretMessages are messages whose every value is a credential.
@@ -95,20 +97,16 @@ var secretMessages = map[string]bool{
 	"envoy.extensions.transport_sockets.tls.v3.TlsSessionTicketKeys": true,
 	"envoy.extensions.transport_sockets.tls.v3.GenericSecret":        true,
 	"envoy.extensions.filters.http.basic_auth.v3.BasicAuth":          true,
-	"envoy.extensions.filters.http.oauth2.v3.OAuth2Credentials":      true,
 }
 
 // IsSecretField reports whether a field of this name (proto or JSON
 // spelling) holds a secret: its value is never printed.
 func IsSecretField(name string) bool {
 	n := strings.ToLower(name)
-	if secretFields[n] {
-		return true
+	if secretFields[n] || strings.Contains(n, "sds") {
+		return secretFields[n]
 	}
-	if _, known := secretFields[n]; known {
-		return false
-	}
-	for _, w := range []string{"password", "passwd", "private_key", "privatekey", "secret"} {
+	for _, w := range []string{"password", "passwd", "private_key", "privatekey"} {
 		if strings.Contains(n, w) {
 			return true
 		}

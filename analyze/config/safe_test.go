@@ -45,6 +45,7 @@ func TestSecretNames(t *testing.T) {
 		"private_key": true, "password": true, "auth_password": true, "session_ticket_keys": true,
 		"generic_secret": true, "token_secret": true, "hmac_secret": true, "privateKey": true,
 		"certificate_chain": false, "name": false, "hash_key": false, "keys": false, "max_tokens": false,
+		"tls_certificate_sds_secret_configs": false, "sds_config": false, "secrets": false, "secret": false,
 	} {
 		if got := IsSecretField(name); got != want {
 			t.Errorf("IsSecretField(%q) = %v, want %v", name, got, want)
@@ -154,5 +155,31 @@ func TestSnippetEscapesControlCharacters(t *testing.T) {
 	}
 	if !strings.HasPrefix(text[caret:], "here") {
 		t.Errorf("caret at %d of %q", caret, text)
+	}
+}
+
+// TestSecretsAreOnlyCredentials: SDS references and a secret's public parts
+// (CA, SANs, names) are no secrets; masking them would redact cluster
+// names and hosts all over the output (the corpus has such dumps).
+func TestSecretsAreOnlyCredentials(t *testing.T) {
+	cfg, _ := LoadBytes("p.yaml", []byte(`static_resources:
+  secrets:
+  - name: validation-context-name
+    validation_context:
+      trusted_ca: {inline_string: "-----BEGIN CERTIFICATE-----PUBLICCA"}
+      match_typed_subject_alt_names: [{san_type: DNS, matcher: {exact: envoy-gateway-san}}]
+  clusters:
+  - name: web
+    type: STATIC
+    transport_socket:
+      name: envoy.transport_sockets.tls
+      typed_config:
+        "@type": type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext
+        common_tls_context:
+          tls_certificate_sds_secret_configs: [{name: default-cert-name, sds_config: {ads: {}}}]
+          tls_certificates: [{private_key: {inline_string: "the-private-key"}}]
+`), "")
+	if got := cfg.Sources.Secrets(); len(got) != 1 || got[0] != "the-private-key" {
+		t.Errorf("Secrets() = %q, want only the private key", got)
 	}
 }

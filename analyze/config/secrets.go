@@ -148,7 +148,7 @@ func (s *Sources) secretScalar(file string, n *yaml.Node) {
 
 // minSecret is the shortest secret value the output guard redacts: shorter
 // ones ("80", "true") would blank out unrelated text.
-const minSecret = 6
+const minSecret = 8
 
 // scalarEnd is the byte offset just after the scalar that starts at
 // line[off:], and whether it may go on over the next lines. It errs on
