@@ -224,6 +224,7 @@ func (g *group) load(src *Sources, kind string) *Config {
 		l.document(u.file, u.node, kind)
 	}
 	l.link()
+	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
 	return cfg
 }

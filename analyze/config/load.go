@@ -112,6 +112,7 @@ func LoadBytes(file string, data []byte, kind string) (*Config, error) {
 	l := &loader{cfg: cfg, kind: kind}
 	l.data(file, data)
 	l.link()
+	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
 	if errs := cfg.Problems.Errors(); len(errs) > 0 {
 		return cfg, errs

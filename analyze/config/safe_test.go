@@ -183,3 +183,14 @@ func TestSecretsAreOnlyCredentials(t *testing.T) {
 		t.Errorf("Secrets() = %q, want only the private key", got)
 	}
 }
+
+func TestProblemsSanitized(t *testing.T) {
+	ps := Problems{{Pos: Pos{File: "f\x1b.yaml", Line: 1, Col: 1}, Msg: "bad \x1b[2J" + strings.Repeat("v", 2000)}}
+	ps.sanitize()
+	if m := ps[0].Msg; strings.Contains(m, "\x1b") || len(m) > maxMsg+30 {
+		t.Errorf("message %d bytes: %.60q", len(m), m)
+	}
+	if e := ps[0].Error(); strings.Contains(e, "\x1b") || !strings.HasPrefix(e, `f\x1b.yaml:1:1: bad \x1b[2J`) {
+		t.Errorf("Error() = %.60q", e)
+	}
+}

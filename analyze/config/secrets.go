@@ -15,6 +15,14 @@ const maxMsg = 1000
 
 func safeMsg(s string) string { return Truncate(Escape(s), maxMsg) }
 
+// sanitize makes every message safe to print, also those of stages that
+// build a Problem themselves (YAML syntax errors quote the input).
+func (ps Problems) sanitize() {
+	for i := range ps {
+		ps[i].Msg = safeMsg(ps[i].Msg)
+	}
+}
+
 // isSecret reports whether field k (fd) holds a credential: by its name,
 // its message type, or as the value of a credential header.
 func (d *decoder) isSecret(k *yaml.Node, fd protoreflect.FieldDescriptor) bool {
