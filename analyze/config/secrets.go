@@ -3,6 +3,7 @@ package config
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -26,13 +27,21 @@ func (ps Problems) sanitize() {
 // isSecret reports whether field k (fd) holds a credential: by its name,
 // its message type, or as the value of a credential header.
 func (d *decoder) isSecret(k *yaml.Node, fd protoreflect.FieldDescriptor) bool {
-	if IsSecretField(string(fd.Name())) {
-		return true
+	return secretField(fd) || d.secretHeader && k.Value != "key" && k.Value != "name"
+}
+
+// secretFieldCache remembers secretField per field: it is asked for every
+// field of every endpoint.
+var secretFieldCache sync.Map // protoreflect.FullName -> bool
+
+func secretField(fd protoreflect.FieldDescriptor) bool {
+	if v, ok := secretFieldCache.Load(fd.FullName()); ok {
+		return v.(bool)
 	}
-	if m := fd.Message(); m != nil && secretMessages[string(m.FullName())] {
-		return true
-	}
-	return d.secretHeader && k.Value != "key" && k.Value != "name"
+	m := fd.Message()
+	yes := IsSecretField(string(fd.Name())) || m != nil && secretMessages[string(m.FullName())]
+	secretFieldCache.Store(fd.FullName(), yes)
+	return yes
 }
 
 // headerMessages are the messages that pair a header name with a value.
