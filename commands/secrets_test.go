@@ -185,7 +185,8 @@ func TestNoSecretOrControlCharacterInAnyOutput(t *testing.T) {
 				[]string{"-o", o, "sweep", "--cluster", "web", f},
 				[]string{"-o", o, "explain", "--cluster", "nope", f})
 		}
-		runs = append(runs, []string{"-o", "csv", "sweep", "--cluster", "web", f})
+		runs = append(runs, []string{"-o", "csv", "sweep", "--cluster", "web", f},
+			[]string{"sweep", "--cluster", "web", "--svg", filepath.Join(dir, name+".svg"), f})
 		for _, format := range []string{"text", "json", "sarif", "github"} {
 			runs = append(runs, []string{"lint", "--format", format, f})
 		}
@@ -193,6 +194,23 @@ func TestNoSecretOrControlCharacterInAnyOutput(t *testing.T) {
 			[]string{"completion", "__complete", "--current=", "explain", f, "--cluster"})
 	}
 	runs = append(runs, []string{"rules"}, []string{"rules", "LB0004"})
+	defer func() {
+		// The SVG files sweep wrote hold neither secrets nor control
+		// characters either.
+		svgs, _ := filepath.Glob(filepath.Join(dir, "*.svg"))
+		if len(svgs) == 0 {
+			t.Error("sweep --svg wrote no file")
+		}
+		for _, p := range svgs {
+			b, _ := os.ReadFile(p)
+			if w := leaks(string(b)); w != "" {
+				t.Errorf("%s holds %q of a secret", p, w)
+			}
+			if r, bad := rawControl(string(b)); bad {
+				t.Errorf("%s holds a raw control character %U", p, r)
+			}
+		}
+	}()
 	for _, args := range runs {
 		args = append([]string{"--color", "never"}, args...)
 		out, errs, _ := run(t, "", args...)
