@@ -144,7 +144,9 @@ func flagValueCompletion(f cli.Flag, files []string, prefix, cur string) complet
 	}
 	var c completion
 	for _, v := range values {
-		if strings.HasPrefix(v, cur) {
+		// A name with control characters is not offered: a shell would
+		// take its newline as the end of the candidate.
+		if strings.HasPrefix(v, cur) && config.Escape(v) == v {
 			c.cands = append(c.cands, candidate{value: prefix + v})
 		}
 	}

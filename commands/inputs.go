@@ -23,6 +23,7 @@ func loadInputs(cmd *cli.Command, files []string) (*config.Config, error) {
 		return nil, err
 	}
 	cfg, err := config.Load(append(inputs, live...), cmd.String("kind"))
+	guardSecrets(cmd, cfg)
 	if err != nil {
 		return cfg, inputError(err)
 	}

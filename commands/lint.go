@@ -79,6 +79,9 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	// A running Envoy's config_dump and /clusters are one configuration.
 	merge := cmd.Bool("merge") || live != nil
 	cfgs, _ := config.LoadGroups(append(inputs, live...), cmd.String("kind"), merge)
+	for _, cfg := range cfgs {
+		guardSecrets(cmd, cfg)
+	}
 	findings, err := adopt(cmd, lint.RunGroups(cfgs, opts))
 	if err != nil {
 		return err

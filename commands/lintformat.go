@@ -36,14 +36,16 @@ func writeLintText(t *Term, fs []lint.Finding, src *config.Sources) error {
 	var b strings.Builder
 	bold, caret := t.Style().Bold(true), t.Style().Foreground(lipgloss.Color("10")).Bold(true)
 	for _, f := range fs {
-		fmt.Fprintf(&b, "%s: %s %s %s [%s]\n", bold.Render(f.Pos.String()), severityStyle(t, f.Severity).Render(f.Severity.String()),
-			bold.Render(f.Rule), f.Message, f.Name)
-		if line := src.Line(f.Pos.File, f.Pos.Line); line != "" && f.Pos.Col > 0 {
-			line = strings.ReplaceAll(line, "\t", " ")
-			fmt.Fprintf(&b, "    %s\n    %s%s\n", line, strings.Repeat(" ", min(f.Pos.Col-1, len(line))), caret.Render("^"))
+		fmt.Fprintf(&b, "%s: %s %s %s [%s]\n", bold.Render(config.Escape(f.Pos.String())), severityStyle(t, f.Severity).Render(f.Severity.String()),
+			bold.Render(f.Rule), config.Escape(f.Message), f.Name)
+		// The snippet is a window around the column with secrets masked:
+		// a one-line JSON dump is never repeated whole (actionlint's
+		// error.go also leaves the cut to the formatter).
+		if line, at, ok := src.Snippet(f.Pos.File, f.Pos.Line, f.Pos.Col); ok {
+			fmt.Fprintf(&b, "    %s\n    %s%s\n", line, strings.Repeat(" ", at), caret.Render("^"))
 		}
 		if f.Hint != "" {
-			fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
+			fmt.Fprintf(&b, "    hint: %s\n", config.Escape(f.Hint))
 		}
 	}
 	_, err := io.WriteString(t.Out, b.String())
@@ -187,8 +189,8 @@ func writeGitHub(w io.Writer, fs []lint.Finding) error {
 		case lint.SevWarning:
 			kind = "warning"
 		}
-		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, ghProp(f.Pos.File), max(f.Pos.Line, 1), max(f.Pos.Col, 1),
-			ghProp(f.Rule+" "+f.Name), ghData(f.Message+" (hint: "+f.Hint+")"))
+		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, ghProp(config.Escape(f.Pos.File)), max(f.Pos.Line, 1), max(f.Pos.Col, 1),
+			ghProp(f.Rule+" "+f.Name), ghData(config.Escape(f.Message+" (hint: "+f.Hint+")")))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

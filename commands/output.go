@@ -14,6 +14,10 @@ import (
 func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
 	t := termFor(cmd)
 	switch cmd.String("output") {
+	case "json", "yaml":
+		emptySlices(v)
+	}
+	switch cmd.String("output") {
 	case "json":
 		return writeJSON(t.Out, v)
 	case "yaml":
@@ -21,6 +25,7 @@ func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
 	case "csv":
 		return usageErrorf("-o csv: only lbctl sweep writes CSV")
 	}
+	escapeStrings(v)
 	if !t.Unicode() {
 		// Notes and decision paths are prose with a few typographic
 		// characters; in a pipe they become ASCII like the tables.

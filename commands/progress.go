@@ -29,7 +29,7 @@ func progressFor(cmd *cli.Command, label string) *Progress {
 }
 
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := unguard(w).(*os.File)
 	return ok && term.IsTerminal(f.Fd())
 }
 

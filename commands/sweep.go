@@ -119,6 +119,7 @@ func runSweep(ctx context.Context, cmd *cli.Command) error {
 		}
 		return nil
 	}
+	emptySlices(&s)
 	if cmd.String("output") == "yaml" {
 		// lbmodel's sweep types spell the contract's names in JSON only.
 		n, err := yamlFromJSON(s)
@@ -127,7 +128,7 @@ func runSweep(ctx context.Context, cmd *cli.Command) error {
 		}
 		return writeYAML(cmd.Root().Writer, n)
 	}
-	return writeOutput(cmd, s, func(t *Term) { renderSweep(t, s) })
+	return writeOutput(cmd, &s, func(t *Term) { renderSweep(t, s) })
 }
 
 // yamlFromJSON is v's JSON form as a YAML node, keys in JSON order.

@@ -5,6 +5,7 @@ import (
 	"html"
 	"strings"
 
+	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -27,7 +28,8 @@ const (
 // from the configuration is escaped.
 func sweepSVG(s lbmodel.Sweep) string {
 	ser := sweepSeries(s)
-	esc := html.EscapeString
+	// Control characters are not allowed in XML: written as \x1b etc.
+	esc := func(v string) string { return html.EscapeString(config.Escape(v)) }
 	x := func(health float64) float64 { return svgLeft + (100-health)/100*svgPlotW }
 	y := func(load float64) float64 { return svgTop + (100-load)/100*svgPlotH }
 	varied := variedName(s, s.Varied)

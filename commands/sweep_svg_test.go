@@ -116,3 +116,21 @@ func TestReadmeChart(t *testing.T) {
 		t.Error("docs/sweep-total-panic.svg is stale: rerun the README's lbctl sweep ... --svg command")
 	}
 }
+
+// TestSweepSVGEscapesControlCharacters: a cluster name with an escape
+// sequence and a newline gives well-formed XML without raw controls.
+func TestSweepSVGEscapesControlCharacters(t *testing.T) {
+	s := lbmodel.Sweep{Cluster: "web\x1b[2J\n<b>&"}
+	svg := sweepSVG(s)
+	if strings.ContainsAny(svg, "\x1b") || !strings.Contains(svg, `web\x1b[2J\n&lt;b&gt;&amp;`) {
+		t.Errorf("cluster name not escaped:\n%.600s", svg)
+	}
+	d := xml.NewDecoder(strings.NewReader(svg))
+	for {
+		if _, err := d.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("not well-formed XML: %v", err)
+		}
+	}
+}

@@ -71,7 +71,7 @@ func decideTerm(d termDecision, getenv func(string) string) (tty, color, dumb bo
 // decideTerm.
 func newTerm(out io.Writer, color string) *Term {
 	d := termDecision{color: color}
-	if f, ok := out.(*os.File); ok && term.IsTerminal(f.Fd()) {
+	if f, ok := unguard(out).(*os.File); ok && isTerminal(f) {
 		d.tty = true
 		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
 			d.ttyWidth = w
@@ -79,6 +79,9 @@ func newTerm(out io.Writer, color string) *Term {
 	}
 	t := &Term{Out: out}
 	t.TTY, t.Color, t.dumb, t.Width = decideTerm(d, env)
+	if g, ok := out.(*guard); ok && t.Color {
+		g.ansi = true // lbctl's own colour passes the guard
+	}
 	t.r = lipgloss.NewRenderer(out)
 	if t.Color {
 		t.r.SetColorProfile(termenv.ANSI256)

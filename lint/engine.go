@@ -51,9 +51,52 @@ func (p *Pass) Report(pos config.Pos, format string, args ...any) {
 	p.ReportSev(p.rule.Severity[p.Target], pos, format, args...)
 }
 
+// maxArg caps one quoted value in a finding's message, maxList any other
+// string argument.
+const (
+	maxArg  = 256
+	maxList = 4096
+)
+
+// verbs lists the verbs of format's arguments in order (no explicit
+// argument indexes are used in lint's messages).
+func verbs(format string) []byte {
+	var out []byte
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		for i++; i < len(format) && strings.IndexByte("+-# 0123456789.*", format[i]) >= 0; i++ {
+		}
+		if i < len(format) && format[i] != '%' {
+			out = append(out, format[i])
+		}
+	}
+	return out
+}
+
+func argAt(args []any, i int) any {
+	if i < len(args) {
+		return args[i]
+	}
+	return nil
+}
+
 // ReportSev records a finding with an explicit severity (rules whose
 // consequence depends on the input, e.g. load problems).
 func (p *Pass) ReportSev(sev Severity, pos config.Pos, format string, args ...any) {
+	// Names and values from the input are capped: a 1 MB cluster name
+	// must not make every finding about it 1 MB. A quoted (%q) argument is
+	// one value; others are lists lbctl joined, allowed more.
+	for i, verb := range verbs(format) {
+		if s, ok := argAt(args, i).(string); ok {
+			limit := maxList
+			if verb == 'q' {
+				limit = maxArg
+			}
+			args[i] = config.Truncate(s, limit)
+		}
+	}
 	*p.out = append(*p.out, Finding{
 		Rule: p.rule.ID, Name: p.rule.Name, Severity: sev, Pos: pos,
 		Message: fmt.Sprintf(format, args...), Hint: p.rule.Hint, Target: p.Target,

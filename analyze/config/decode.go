@@ -31,6 +31,12 @@ type decoder struct {
 	// lbExt is set below a field whose extension decides load balancing
 	// (lbDeciding), until the Any it leads to.
 	lbExt bool
+	// secret names the secret-bearing field being decoded ("" outside
+	// one): its values are recorded in Sources and never quoted.
+	secret string
+	// secretHeader is set inside a header matcher or header value whose
+	// name carries a credential (Authorization, Cookie, …).
+	secretHeader bool
 }
 
 // lbDeciding are the fields whose typed extension decides how a cluster
@@ -54,7 +60,7 @@ func inLBScope(name protoreflect.FullName) bool {
 }
 
 func (d *decoder) problem(n *yaml.Node, sev Severity, code, msg string) {
-	d.probs = append(d.probs, Problem{Pos: nodePos(d.file, n), Severity: sev, Code: code, Msg: msg})
+	d.probs = append(d.probs, Problem{Pos: nodePos(d.file, n), Severity: sev, Code: code, Msg: safeMsg(msg)})
 }
 
 func (d *decoder) errorf(n *yaml.Node, code, msg string) { d.problem(n, SevError, code, msg) }
@@ -74,6 +80,10 @@ func (d *decoder) message(n *yaml.Node, m protoreflect.Message) {
 		return
 	}
 	d.src.record(m.Interface(), d.file, n)
+	if !d.secretHeader && headerNamed(desc.FullName(), n) {
+		d.secretHeader = true
+		defer func() { d.secretHeader = false }()
+	}
 	if !d.lbScope && inLBScope(desc.FullName()) {
 		d.lbScope = true
 		defer func() { d.lbScope = false }()
@@ -115,7 +125,7 @@ func (d *decoder) message(n *yaml.Node, m protoreflect.Message) {
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
 
 func (d *decoder) unknownField(k *yaml.Node, desc protoreflect.MessageDescriptor) {
-	msg := "unknown field \"" + k.Value + "\" in " + string(desc.FullName())
+	msg := "unknown field " + Quote(k.Value) + " in " + string(desc.FullName())
 	if s := suggestField(k.Value, desc); s != "" {
 		msg += " (did you mean \"" + s + "\"?)"
 	}
@@ -137,6 +147,11 @@ func (d *decoder) unknownField(k *yaml.Node, desc protoreflect.MessageDescriptor
 }
 
 func (d *decoder) field(k, v *yaml.Node, m protoreflect.Message, fd protoreflect.FieldDescriptor) {
+	if d.secret == "" && d.isSecret(k, fd) {
+		d.secret = string(fd.Name())
+		d.src.secretValues(d.file, v)
+		defer func() { d.secret = "" }()
+	}
 	if lbDeciding[fd.FullName()] && !d.lbExt {
 		d.lbExt = true
 		defer func() { d.lbExt = false }()
@@ -196,12 +211,12 @@ func (d *decoder) field(k, v *yaml.Node, m protoreflect.Message, fd protoreflect
 func (d *decoder) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor) (protoreflect.Value, bool) {
 	n = resolve(n)
 	if n.Kind != yaml.ScalarNode {
-		d.errorf(n, CodeType, "expected "+kindWanted(fd)+", found "+kindName(n))
+		d.errorf(n, CodeType, "expected "+kindWanted(fd)+" for "+d.fieldName(fd)+", found "+kindName(n))
 		return protoreflect.Value{}, false
 	}
 	tag := n.ShortTag()
 	bad := func() (protoreflect.Value, bool) {
-		d.errorf(n, CodeType, "expected "+kindWanted(fd)+", found "+kindName(n)+" \""+n.Value+"\"")
+		d.errorf(n, CodeType, "expected "+kindWanted(fd)+" for "+d.fieldName(fd)+", found "+d.found(n))
 		return protoreflect.Value{}, false
 	}
 	switch fd.Kind() {
@@ -220,7 +235,7 @@ func (d *decoder) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor) (protore
 		b, err := base64.StdEncoding.DecodeString(n.Value)
 		if err != nil {
 			if b, err = base64.URLEncoding.DecodeString(n.Value); err != nil {
-				d.errorf(n, CodeType, "expected base64 bytes, found \""+n.Value+"\"")
+				d.errorf(n, CodeType, "expected base64 bytes for "+d.fieldName(fd)+", found "+d.value(n))
 				return protoreflect.Value{}, false
 			}
 		}
@@ -237,7 +252,7 @@ func (d *decoder) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor) (protore
 		}
 		if fd.Kind() == protoreflect.FloatKind {
 			if math.Abs(f) > math.MaxFloat32 && !math.IsInf(f, 0) {
-				d.errorf(n, CodeInvalidValue, "value "+n.Value+" is out of range for a float")
+				d.errorf(n, CodeInvalidValue, "value "+d.value(n)+" is out of range for a float")
 				return protoreflect.Value{}, false
 			}
 			return protoreflect.ValueOfFloat32(float32(f)), true
@@ -261,7 +276,7 @@ func (d *decoder) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor) (protore
 	if signed {
 		i, err := parseInt(text, bits)
 		if err != nil {
-			d.errorf(n, CodeType, "expected "+kindWanted(fd)+", found \""+n.Value+"\"")
+			d.errorf(n, CodeType, "expected "+kindWanted(fd)+" for "+d.fieldName(fd)+", found "+d.value(n))
 			return protoreflect.Value{}, false
 		}
 		if bits == 32 {
@@ -270,12 +285,12 @@ func (d *decoder) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor) (protore
 		return protoreflect.ValueOfInt64(i), true
 	}
 	if strings.HasPrefix(text, "-") {
-		d.errorf(n, CodeInvalidValue, "expected a non-negative integer, found "+n.Value)
+		d.errorf(n, CodeInvalidValue, "expected a non-negative integer for "+d.fieldName(fd)+", found "+d.value(n))
 		return protoreflect.Value{}, false
 	}
 	u, err := parseUint(text, bits)
 	if err != nil {
-		d.errorf(n, CodeType, "expected "+kindWanted(fd)+", found \""+n.Value+"\"")
+		d.errorf(n, CodeType, "expected "+kindWanted(fd)+" for "+d.fieldName(fd)+", found "+d.value(n))
 		return protoreflect.Value{}, false
 	}
 	if bits == 32 {
@@ -329,7 +344,7 @@ func (d *decoder) enum(n *yaml.Node, fd protoreflect.FieldDescriptor) (protorefl
 		}
 	}
 	if v3, ok := v2EnumValues[n.Value]; ok && values.ByName(protoreflect.Name(v3)) != nil {
-		d.problem(n, SevWarning, CodeLegacy, n.Value+" is a v2 value, removed in v3; read as "+v3)
+		d.problem(n, SevWarning, CodeLegacy, Safe(n.Value)+" is a v2 value, removed in v3; read as "+v3)
 		return protoreflect.ValueOfEnum(values.ByName(protoreflect.Name(v3)).Number()), true
 	}
 	if v := values.ByName(protoreflect.Name(n.Value)); v != nil {
@@ -347,7 +362,7 @@ func (d *decoder) enum(n *yaml.Node, fd protoreflect.FieldDescriptor) (protorefl
 			names = append(names, name)
 		}
 	}
-	msg := "unknown value \"" + n.Value + "\" for " + string(fd.Enum().Name())
+	msg := "unknown value " + d.value(n) + " for " + string(fd.Enum().Name())
 	if s := closest(n.Value, names); s != "" {
 		msg += " (did you mean " + s + "?)"
 	} else {

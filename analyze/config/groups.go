@@ -96,6 +96,7 @@ func looseKey(file string) string { return "dir:" + filepath.Dir(file) }
 
 // problem files p under file's directory group.
 func (r *reader) problem(p Problem) {
+	p.Msg = safeMsg(p.Msg)
 	g := r.group(looseKey(p.Pos.File))
 	g.addFile(p.Pos.File)
 	g.probs = append(g.probs, p)
@@ -223,6 +224,7 @@ func (g *group) load(src *Sources, kind string) *Config {
 		l.document(u.file, u.node, kind)
 	}
 	l.link()
+	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
 	return cfg
 }

@@ -112,6 +112,7 @@ func LoadBytes(file string, data []byte, kind string) (*Config, error) {
 	l := &loader{cfg: cfg, kind: kind}
 	l.data(file, data)
 	l.link()
+	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
 	if errs := cfg.Problems.Errors(); len(errs) > 0 {
 		return cfg, errs
@@ -134,7 +135,10 @@ type pendingCluster struct {
 	file string
 }
 
-func (l *loader) problem(p Problem) { l.cfg.Problems = append(l.cfg.Problems, p) }
+func (l *loader) problem(p Problem) {
+	p.Msg = safeMsg(p.Msg)
+	l.cfg.Problems = append(l.cfg.Problems, p)
+}
 
 // IsConfigFile reports a file name lbctl reads in a directory.
 func IsConfigFile(p string) bool {

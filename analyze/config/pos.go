@@ -49,7 +49,7 @@ type Problem struct {
 	Msg  string
 }
 
-func (p Problem) Error() string { return p.Pos.String() + ": " + p.Msg }
+func (p Problem) Error() string { return Escape(p.Pos.String()) + ": " + safeMsg(p.Msg) }
 
 // Problem codes.
 const (

@@ -15,6 +15,7 @@ type Sources struct {
 	nodes    map[proto.Message]located
 	unpacked map[*anypb.Any]proto.Message
 	lines    map[string][]string
+	secrets  secretSpans
 }
 
 type located struct {

@@ -68,7 +68,7 @@ func decodeDuration(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 		err = strconv.ErrSyntax
 	}
 	if err != nil {
-		d.errorf(n, CodeType, "expected a duration such as \"5s\" or \"0.25s\", found "+kindName(n)+" \""+s+"\"")
+		d.errorf(n, CodeType, "expected a duration such as \"5s\" or \"0.25s\", found "+d.found(n))
 		return true
 	}
 	fields := m.Descriptor().Fields()
@@ -83,7 +83,7 @@ func decodeTimestamp(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 	}
 	t, err := time.Parse(time.RFC3339Nano, n.Value)
 	if err != nil {
-		d.errorf(n, CodeType, "expected an RFC 3339 timestamp, found \""+n.Value+"\"")
+		d.errorf(n, CodeType, "expected an RFC 3339 timestamp, found "+d.value(n))
 		return true
 	}
 	fields := m.Descriptor().Fields()
@@ -203,14 +203,14 @@ func decodeAny(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 	a.TypeUrl = url
 	if mt == nil {
 		if lbExt {
-			d.problem(tn, SevWarning, CodeUnknownLBType, "unknown load-balancing extension \""+url+"\": lbctl cannot model how it spreads traffic, so explain and lint say nothing about it")
+			d.problem(tn, SevWarning, CodeUnknownLBType, "unknown load-balancing extension "+Quote(url)+": lbctl cannot model how it spreads traffic, so explain and lint say nothing about it")
 		} else {
-			d.problem(tn, SevWarning, CodeUnknownType, "unknown type \""+url+"\": lbctl does not know this extension, so its settings are not checked")
+			d.problem(tn, SevWarning, CodeUnknownType, "unknown type "+Quote(url)+": lbctl does not know this extension, so its settings are not checked")
 		}
 		return true
 	}
 	if legacy != "" {
-		msg := "\"" + url + "\" is v2; read as " + legacy
+		msg := Quote(url) + " is v2; read as " + legacy
 		if untyped {
 			msg = "a plain message without \"@type\" (v2alpha admin dump); read as " + legacy
 		}
@@ -237,7 +237,7 @@ func decodeAny(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 	d.probs = append(d.probs, sub.probs...)
 	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(payload.Interface())
 	if err != nil {
-		d.errorf(n, CodeInvalidValue, "cannot encode "+url+": "+err.Error())
+		d.errorf(n, CodeInvalidValue, "cannot encode "+Quote(url)+": "+err.Error())
 		return true
 	}
 	a.Value = b

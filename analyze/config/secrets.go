@@ -1,0 +1,293 @@
+package config
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// maxMsg caps one problem message: values in it are capped already, this
+// bounds the rest (a path or a list built from the input).
+const maxMsg = 1000
+
+func safeMsg(s string) string { return Truncate(Escape(s), maxMsg) }
+
+// sanitize makes every message safe to print, also those of stages that
+// build a Problem themselves (YAML syntax errors quote the input).
+func (ps Problems) sanitize() {
+	for i := range ps {
+		ps[i].Msg = safeMsg(ps[i].Msg)
+	}
+}
+
+// isSecret reports whether field k (fd) holds a credential: by its name,
+// its message type, or as the value of a credential header.
+func (d *decoder) isSecret(k *yaml.Node, fd protoreflect.FieldDescriptor) bool {
+	return secretField(fd) || d.secretHeader && k.Value != "key" && k.Value != "name"
+}
+
+// secretFieldCache remembers secretField per field: it is asked for every
+// field of every endpoint.
+var secretFieldCache sync.Map // protoreflect.FullName -> bool
+
+func secretField(fd protoreflect.FieldDescriptor) bool {
+	if v, ok := secretFieldCache.Load(fd.FullName()); ok {
+		return v.(bool)
+	}
+	m := fd.Message()
+	yes := IsSecretField(string(fd.Name())) || m != nil && secretMessages[string(m.FullName())]
+	secretFieldCache.Store(fd.FullName(), yes)
+	return yes
+}
+
+// headerMessages are the messages that pair a header name with a value.
+var headerMessages = map[protoreflect.FullName]string{
+	"envoy.config.core.v3.HeaderValue":    "key",
+	"envoy.config.route.v3.HeaderMatcher": "name",
+}
+
+// headerNamed reports whether n is a header matcher or value for a header
+// that carries a credential.
+func headerNamed(msg protoreflect.FullName, n *yaml.Node) bool {
+	key, ok := headerMessages[msg]
+	if !ok || n.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key && n.Content[i+1].Kind == yaml.ScalarNode {
+			return IsSecretHeader(n.Content[i+1].Value)
+		}
+	}
+	return false
+}
+
+// value cites a scalar in a message: quoted, escaped and capped, or
+// withheld inside a secret-bearing field.
+func (d *decoder) value(n *yaml.Node) string {
+	if d.secret != "" {
+		return "a value that is not shown (\"" + d.secret + "\" holds a secret)"
+	}
+	return Quote(n.Value)
+}
+
+// found describes a bad scalar after "found": its kind and quoted value,
+// or only that it is withheld.
+func (d *decoder) found(n *yaml.Node) string {
+	if d.secret != "" {
+		return d.value(n)
+	}
+	return kindName(n) + " " + Quote(n.Value)
+}
+
+// fieldName names fd in a message, with the secret field it is under.
+func (d *decoder) fieldName(fd protoreflect.FieldDescriptor) string {
+	name := "\"" + string(fd.Name()) + "\""
+	if d.secret != "" && d.secret != string(fd.Name()) {
+		name += " (under \"" + d.secret + "\")"
+	}
+	return name
+}
+
+// secretSpans remembers where secret values are written, so snippets mask
+// them and the output guard can redact them.
+type secretSpans struct {
+	starts map[string]map[int][]int // file -> line -> columns where a secret scalar starts
+	whole  map[string]map[int]bool  // file -> lines entirely inside a secret value
+	values map[string]bool          // the values (and their lines) themselves
+}
+
+// secretValues records every scalar under n (keys too) as secret. Aliases
+// are not followed: their anchors are recorded where they are written.
+func (s *Sources) secretValues(file string, n *yaml.Node) {
+	if s.secrets.starts == nil {
+		s.secrets = secretSpans{starts: map[string]map[int][]int{}, whole: map[string]map[int]bool{}, values: map[string]bool{}}
+	}
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		if n == nil || depth > 100 {
+			return
+		}
+		switch n.Kind {
+		case yaml.ScalarNode:
+			s.secretScalar(file, n)
+		case yaml.MappingNode:
+			for i := 1; i < len(n.Content); i += 2 { // values: keys are field names
+				walk(n.Content[i], depth+1)
+			}
+		case yaml.SequenceNode, yaml.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, depth+1)
+			}
+		}
+	}
+	walk(n, 0)
+}
+
+func (s *Sources) secretScalar(file string, n *yaml.Node) {
+	if n.Line < 1 {
+		return
+	}
+	sp := &s.secrets
+	if sp.starts[file] == nil {
+		sp.starts[file], sp.whole[file] = map[int][]int{}, map[int]bool{}
+	}
+	sp.starts[file][n.Line] = append(sp.starts[file][n.Line], n.Column)
+	for _, v := range append(strings.Split(n.Value, "\n"), n.Value) {
+		if v = strings.TrimSpace(v); len(v) >= minSecret {
+			sp.values[v] = true
+		}
+	}
+	// A value that does not end on its first line (a block scalar, a
+	// folded plain or quoted one) goes on over the lines indented more
+	// than the line it starts on.
+	ls := s.lines[file]
+	if n.Line > len(ls) {
+		return
+	}
+	first := ls[n.Line-1]
+	if _, more := scalarEnd(first, byteOffset(first, n.Column-1)); !more {
+		return
+	}
+	// The key's column: past the indentation and any "- " of a list item.
+	indent := len(first) - len(strings.TrimLeft(first, " \t-"))
+	for i := n.Line; i < len(ls); i++ {
+		l := ls[i]
+		if t := strings.TrimLeft(l, " \t"); t != "" && len(l)-len(t) <= indent {
+			break
+		}
+		sp.whole[file][i+1] = true
+	}
+}
+
+// minSecret is the shortest secret value the output guard redacts: shorter
+// ones ("80", "true") would blank out unrelated text.
+const minSecret = 8
+
+// scalarEnd is the byte offset just after the scalar that starts at
+// line[off:], and whether it may go on over the next lines. It errs on
+// the side of masking too much: a plain scalar runs to the line's end.
+func scalarEnd(line string, off int) (end int, more bool) {
+	if off < 0 || off >= len(line) {
+		return len(line), true
+	}
+	rest := line[off:]
+	switch rest[0] {
+	case '|', '>':
+		return len(line), true
+	case '"':
+		for i := 1; i < len(rest); i++ {
+			switch rest[i] {
+			case '\\':
+				i++
+			case '"':
+				return off + i + 1, false
+			}
+		}
+		return len(line), true
+	case '\'':
+		for i := 1; i < len(rest); i++ {
+			if rest[i] == '\'' {
+				if i+1 < len(rest) && rest[i+1] == '\'' {
+					i++
+					continue
+				}
+				return off + i + 1, false
+			}
+		}
+		return len(line), true
+	}
+	if open := strings.Count(line[:off], "{") + strings.Count(line[:off], "["); open > strings.Count(line[:off], "}")+strings.Count(line[:off], "]") {
+		// Plain scalar in flow style: it ends at the next indicator.
+		if i := strings.IndexAny(rest, ",]}"); i >= 0 {
+			return off + i, false
+		}
+	}
+	if i := strings.Index(rest, " #"); i >= 0 {
+		return off + i, true
+	}
+	return len(line), true
+}
+
+// Secrets lists the secret values the input holds (each at least
+// minSecret bytes), longest first, for the output guard.
+func (s *Sources) Secrets() []string {
+	var out []string
+	for v := range s.secrets.values {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) || len(out[i]) == len(out[j]) && out[i] < out[j] })
+	return out
+}
+
+// masked is line n of file with every secret value replaced by '*'.
+func (s *Sources) masked(file string, n int) string {
+	l := s.Line(file, n)
+	if s.secrets.whole[file][n] {
+		t := strings.TrimLeft(l, " \t")
+		return l[:len(l)-len(t)] + strings.Repeat("*", min(len(t), 8))
+	}
+	cols := s.secrets.starts[file][n]
+	if len(cols) == 0 {
+		return l
+	}
+	b := []byte(l)
+	for _, c := range cols {
+		// yaml.v3 counts columns in characters; convert to a byte offset.
+		off := byteOffset(l, c-1)
+		end, _ := scalarEnd(l, off)
+		for i := off; i < end; i++ {
+			b[i] = '*'
+		}
+	}
+	return string(b)
+}
+
+func byteOffset(s string, chars int) int {
+	off := 0
+	for i := 0; i < chars && off < len(s); i++ {
+		_, n := utf8.DecodeRuneInString(s[off:])
+		off += n
+	}
+	return off
+}
+
+// SnippetWidth is how many bytes of a source line a snippet shows.
+const SnippetWidth = 120
+
+// Snippet is line n of file as a finding shows it: secrets masked, at most
+// SnippetWidth bytes around column col ("..." marks what is cut), control
+// characters escaped; caret is how many columns precede col in it. ok is
+// false when there is no such line.
+func (s *Sources) Snippet(file string, n, col int) (text string, caret int, ok bool) {
+	l := s.masked(file, n)
+	if l == "" || col < 1 {
+		return "", 0, false
+	}
+	l = strings.ReplaceAll(l, "\t", " ")
+	at := min(byteOffset(l, col-1), len(l))
+	start, end := 0, len(l)
+	if len(l) > SnippetWidth {
+		start = max(0, min(at-SnippetWidth/2, len(l)-SnippetWidth))
+		end = min(len(l), start+SnippetWidth)
+		for start > 0 && !utf8.RuneStart(l[start]) {
+			start++
+		}
+		for end < len(l) && !utf8.RuneStart(l[end]) {
+			end--
+		}
+	}
+	at = max(at, start)
+	pre, post := "", ""
+	if start > 0 {
+		pre = "..."
+	}
+	if end < len(l) {
+		post = "..."
+	}
+	before := pre + Escape(l[start:at])
+	return before + Escape(l[at:end]) + post, utf8.RuneCountInString(before), true
+}

@@ -1,0 +1,165 @@
+package commands
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/urfave/cli/v3"
+)
+
+// guard is the last gate before bytes leave lbctl, on stdout and stderr
+// alike (gh's iostreams/untrusted.go has the same job): it redacts every
+// secret value the loaded configuration holds and escapes control
+// characters, whatever code path printed them. Renderers escape and mask
+// at the source too; the guard is what makes "never" hold.
+type guard struct {
+	w io.Writer
+	// ansi lets lbctl's own colour (SGR) and line-erase sequences and \r
+	// through: set when colour is on or the writer is a terminal.
+	ansi bool
+	mu   sync.Mutex
+	// secrets are replaced longest first, with their JSON spellings, by
+	// rep (nil when there are none).
+	secrets []string
+	rep     *strings.Replacer
+}
+
+func newGuard(w io.Writer) *guard {
+	g := &guard{w: w}
+	g.ansi = isTerminal(w)
+	return g
+}
+
+// redacted stands in for a secret value.
+const redacted = "[redacted]"
+
+func (g *guard) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	s := string(p)
+	if g.rep != nil {
+		s = g.rep.Replace(s)
+	}
+	ansi := g.ansi
+	g.mu.Unlock()
+	if _, err := io.WriteString(g.w, escapeOutput(s, ansi)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// addSecrets registers values never to print.
+func (g *guard) addSecrets(vals []string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	seen := map[string]bool{}
+	for _, s := range g.secrets {
+		seen[s] = true
+	}
+	for _, v := range vals {
+		j, _ := json.Marshal(v)
+		for _, s := range []string{v, string(j[1 : len(j)-1])} {
+			if !seen[s] {
+				seen[s] = true
+				g.secrets = append(g.secrets, s)
+			}
+		}
+	}
+	// Longest first, so a value that contains another goes whole.
+	for i := 1; i < len(g.secrets); i++ {
+		for j := i; j > 0 && len(g.secrets[j]) > len(g.secrets[j-1]); j-- {
+			g.secrets[j], g.secrets[j-1] = g.secrets[j-1], g.secrets[j]
+		}
+	}
+	pairs := make([]string, 0, 2*len(g.secrets))
+	for _, s := range g.secrets {
+		pairs = append(pairs, s, redacted)
+	}
+	g.rep = strings.NewReplacer(pairs...)
+}
+
+// escapeOutput escapes control characters except newline and tab; with
+// ansi, also \r and well-formed CSI sequences ending in m (colour) or K
+// (erase line), which are what lbctl itself writes.
+func escapeOutput(s string, ansi bool) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != 0x7f && c < 0xc2 || c == '\n' || c == '\t' || ansi && c == '\r' {
+			continue
+		}
+		if ansi && c == 0x1b {
+			if n := csiLen(s[i:]); n > 0 {
+				i += n - 1
+				continue
+			}
+		}
+		if c >= 0xc2 { // a multi-byte character: only C1 and bidi controls are unsafe
+			j := i + 1
+			for j < len(s) && s[j]&0xc0 == 0x80 {
+				j++
+			}
+			if e := config.Escape(s[i:j]); e != s[i:j] && strings.HasPrefix(e, `\u`) {
+				b.WriteString(s[last:i])
+				b.WriteString(e)
+				last = j
+			}
+			i = j - 1
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(config.Escape(s[i : i+1]))
+		last = i + 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// csiLen is the length of an SGR or erase-line sequence at the start of s,
+// or 0.
+func csiLen(s string) int {
+	if len(s) < 3 || s[1] != '[' {
+		return 0
+	}
+	for i := 2; i < len(s) && i < 64; i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9' || c == ';':
+		case c == 'm' || c == 'K':
+			return i + 1
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// guardSecrets registers cfg's secret values with the command's output
+// guards (stdout and stderr), when it has them.
+func guardSecrets(cmd *cli.Command, cfg *config.Config) {
+	if cfg == nil || cfg.Sources == nil {
+		return
+	}
+	secrets := cfg.Sources.Secrets()
+	if len(secrets) == 0 {
+		return
+	}
+	for _, w := range []io.Writer{cmd.Root().Writer, cmd.Root().ErrWriter} {
+		if g, ok := w.(*guard); ok {
+			g.addSecrets(secrets)
+		}
+	}
+}
+
+// unguard returns the writer a guard wraps, for terminal detection.
+func unguard(w io.Writer) io.Writer {
+	if g, ok := w.(*guard); ok {
+		return g.w
+	}
+	return w
+}

@@ -1,0 +1,41 @@
+package lint
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lbctl/lbctl/analyze/config"
+)
+
+// FuzzLint feeds arbitrary bytes to the loader and every rule for Envoy and
+// gRPC, then renders each finding's snippet as lint's text format does:
+// never a panic, and a snippet is one bounded line without control
+// characters. Seeds: the lint fixtures, and testdata/fuzz.
+func FuzzLint(f *testing.F) {
+	paths, _ := filepath.Glob("../fixtures/lint/*.yaml")
+	for _, p := range paths {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, _ := config.LoadBytes("fuzz.yaml", data, "")
+		if cfg == nil {
+			t.Fatal("nil config")
+		}
+		for _, fd := range Run(cfg, Options{Targets: []Target{TargetEnvoy, TargetGRPC}}) {
+			text, caret, ok := cfg.Sources.Snippet(fd.Pos.File, fd.Pos.Line, fd.Pos.Col)
+			if !ok {
+				continue
+			}
+			if strings.ContainsFunc(text, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				t.Errorf("snippet holds a control character: %q", text)
+			}
+			if len(text) > 4*config.SnippetWidth+6 || caret < 0 || caret > len(text) {
+				t.Errorf("snippet %d bytes, caret %d: %q", len(text), caret, text)
+			}
+		}
+	})
+}
