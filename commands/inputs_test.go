@@ -21,6 +21,7 @@ func TestWrappers(t *testing.T) {
 		{"cilium-envoy-config.yaml", []string{"shop/cart"}, 19},
 		{"cilium-list.yaml", []string{"edge/api"}, 16},
 		{"egctl-translate.yaml", []string{"httproute/default/web/rule/0"}, 13},
+		{"egctl-config.yaml", []string{"httproute/default/web/rule/0"}, 14},
 		{"kgateway-map.yaml", []string{"kube_default_cart_8080"}, 8},
 		{"gloo-snapshot.yaml", []string{"default-cart-8080_gloo-system"}, 8},
 		{"v2alpha-dump.json", []string{"outbound|9080||ratings"}, 13},
