@@ -147,3 +147,18 @@ func noResources(n *yaml.Node) bool {
 	}
 	return len(n.Content) > 0
 }
+
+const egctlWithoutXDSMsg = "egctl x translate output without an \"xds\" section (Gateway API resources or Envoy Gateway IR only) holds no Envoy config; translate with --to xds"
+
+// egctlWithoutXDS reports `egctl x translate` output made with --to
+// gateway-api or --to ir: the keys egctl writes, and no "xds".
+func egctlWithoutXDS(n *yaml.Node) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
+	}
+	if x, _ := mapGet(n, "xds"); x != nil {
+		return false
+	}
+	v, _ := mapGet(n, "gatewayClass", "xdsIR", "infraIR", "envoyProxyForGatewayClass")
+	return v != nil
+}

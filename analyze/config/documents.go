@@ -30,7 +30,11 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 	}
 	switch kind {
 	case "":
-		l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind, Msg: notResourcesMsg})
+		msg := notResourcesMsg
+		if egctlWithoutXDS(n) {
+			msg = egctlWithoutXDSMsg
+		}
+		l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind, Msg: msg})
 	case "list":
 		for _, item := range n.Content {
 			l.document(file, item, "")

@@ -179,3 +179,13 @@ func TestTemplatePlaceholders(t *testing.T) {
 		}
 	}
 }
+
+// TestEgctlWithoutXDS: egctl translate output with no xds section is one
+// error saying so, at the top of the document.
+func TestEgctlWithoutXDS(t *testing.T) {
+	data := "gatewayClass:\n  kind: GatewayClass\ngateways:\n- kind: Gateway\nxdsIR:\n  default/eg: {}\n"
+	cfg, _ := LoadBytes("ir.yaml", []byte(data), "")
+	if len(cfg.Problems) != 1 || cfg.Problems[0].Code != CodeUnknownKind || cfg.Problems[0].Msg != egctlWithoutXDSMsg || cfg.Problems[0].Pos.Line != 1 {
+		t.Errorf("problems %v", cfg.Problems)
+	}
+}
