@@ -22,6 +22,7 @@ func TestWrappers(t *testing.T) {
 		{"cilium-envoy-config.yaml", []string{"shop/cart"}, "LB1605", 26},
 		{"cilium-list.yaml", []string{"edge/api"}, "LB1605", 22},
 		{"egctl-translate.yaml", []string{"httproute/default/web/rule/0"}, "LB1605", 19},
+		{"egctl-config.yaml", []string{"httproute/default/web/rule/0"}, "LB1605", 20},
 		{"kgateway-map.yaml", []string{"kube_default_cart_8080"}, "LB1402", 7},
 		{"gloo-snapshot.yaml", []string{"default-cart-8080_gloo-system"}, "LB1402", 7},
 		{"v2alpha-dump.json", []string{"outbound|9080||ratings"}, "LB1402", 12},

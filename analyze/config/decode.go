@@ -222,6 +222,9 @@ func (d *decoder) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor) (protore
 	switch fd.Kind() {
 	case protoreflect.BoolKind:
 		if tag != "!!bool" {
+			if b, ok := yamlCppBool(n); ok {
+				return protoreflect.ValueOfBool(b), true
+			}
 			return bad()
 		}
 		b, _ := strconv.ParseBool(strings.ToLower(n.Value))

@@ -23,6 +23,8 @@ func detectKind(n *yaml.Node) string {
 	switch {
 	case has("@type"):
 		return "typed"
+	case isBootstrapDump(n):
+		return kindBootstrapDump
 	case egctlDumps(n) != nil:
 		return kindEgctl
 	case isKubernetes(n):
@@ -55,7 +57,7 @@ func detectKind(n *yaml.Node) string {
 	case has("clusters") && !has("name"):
 		return KindClusters
 	case has("name"):
-		return KindCluster
+		return schemaKind(n)
 	}
 	return ""
 }
@@ -82,7 +84,10 @@ func egctlDumps(n *yaml.Node) []*yaml.Node {
 		return nil
 	}
 	x, _ := mapGet(n, "xds")
-	if x = resolve(x); x == nil || x.Kind != yaml.MappingNode || len(x.Content) == 0 {
+	if x = resolve(x); x == nil {
+		return egctlProxyDumps(n)
+	}
+	if x.Kind != yaml.MappingNode || len(x.Content) == 0 {
 		return nil
 	}
 	var out []*yaml.Node

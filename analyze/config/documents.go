@@ -19,12 +19,22 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 		return
 	}
 	if kind == "" {
+		if n.Kind == yaml.MappingNode && len(n.Content) == 0 {
+			return // `{}`, as Kuma writes an empty golden: no resources, like `[]`
+		}
 		kind = detectKind(n)
+		if kind == "list" && noResources(n) {
+			l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind, Msg: notResourcesMsg})
+			return
+		}
 	}
 	switch kind {
 	case "":
-		l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind,
-			Msg: "not an Envoy resource lbctl reads: expected a Cluster, a list of clusters, a Bootstrap, a ClusterLoadAssignment, a RouteConfiguration, a Listener, a DiscoveryResponse, an admin config_dump or an admin /clusters dump (use --kind to say which)"})
+		msg := notResourcesMsg
+		if egctlWithoutXDS(n) {
+			msg = egctlWithoutXDSMsg
+		}
+		l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind, Msg: msg})
 	case "list":
 		for _, item := range n.Content {
 			l.document(file, item, "")
@@ -33,6 +43,8 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 		l.resourceMap(file, n)
 	case kindKubernetes:
 		l.kubernetes(file, n)
+	case kindBootstrapDump:
+		l.bootstrapDump(file, n)
 	case kindEgctl:
 		for _, d := range egctlDumps(n) {
 			l.document(file, d, "")
@@ -87,6 +99,12 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 		l.decode(file, n, a, false)
 		l.cfg.Assignments = append(l.cfg.Assignments, a)
 	case KindRoutes:
+		if n.Kind == yaml.SequenceNode {
+			for _, item := range n.Content {
+				l.document(file, item, KindRoutes)
+			}
+			return
+		}
 		r := &routev3.RouteConfiguration{}
 		l.decode(file, n, r, false)
 		l.cfg.Routes = append(l.cfg.Routes, r)

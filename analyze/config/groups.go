@@ -213,7 +213,7 @@ func (r *reader) standalone(n *yaml.Node) bool {
 	if kind == "" {
 		kind = detectKind(resolve(n))
 	}
-	return kind == KindBootstrap || kind == KindConfigDump
+	return kind == KindBootstrap || kind == KindConfigDump || kind == kindBootstrapDump
 }
 
 // load reads the group's documents as one configuration.

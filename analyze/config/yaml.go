@@ -12,8 +12,19 @@ import (
 
 // parseDocuments reads every document of a YAML (or JSON) stream into nodes
 // with positions. yaml.v3 follows YAML 1.2 for plain scalars (`yes` is a
-// string), and JSON is valid YAML 1.2, so one parser serves both.
+// string), and JSON is valid YAML 1.2, so one parser serves both; where
+// yaml-cpp (Envoy's parser) accepts more, yamlcpp.go bridges the gap.
 func parseDocuments(file string, data []byte) ([]*yaml.Node, Problems) {
+	docs, probs := parseStream(file, data)
+	if len(probs) > 0 {
+		if fixed, ok := untabComments(data); ok {
+			docs, probs = parseStream(file, fixed)
+		}
+	}
+	return withoutTemplates(file, data, docs, probs)
+}
+
+func parseStream(file string, data []byte) ([]*yaml.Node, Problems) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
 	var probs Problems
