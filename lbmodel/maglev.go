@@ -162,13 +162,15 @@ func BuildMaglev(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
 }
 
 // Pick is OriginalMaglevTable::chooseHost: attempt k > 0 first XORs the hash
-// with 2^64-k, then slot = hash % N. ok is false for an empty table.
+// with 2^64-k, then slot = hash % N. ok is false for an empty table. Small
+// enough to inline; len(Slots) == Size, which drops the bounds check.
 func (t *MaglevTable) Pick(hash uint64, attempt uint32) (host int, ok bool) {
-	if len(t.Slots) == 0 {
+	s := t.Slots
+	if len(s) == 0 {
 		return 0, false
 	}
 	if attempt > 0 {
 		hash ^= ^uint64(0) - uint64(attempt) + 1
 	}
-	return int(t.Slots[hash%t.Size]), true
+	return int(s[hash%uint64(len(s))]), true
 }

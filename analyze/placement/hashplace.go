@@ -83,7 +83,7 @@ func (pl *Level) Pick(h uint64) (addr string, position uint64, ok bool) {
 		if !ok {
 			return "", 0, false
 		}
-		return pl.Ring.Hosts[pl.Ring.Entries[e].Host].Host.Address, uint64(e), true
+		return pl.Ring.Hosts[pl.Ring.EntryHosts[e]].Host.Address, uint64(e), true
 	}
 	if pl.Table == nil {
 		return "", 0, false
@@ -105,7 +105,7 @@ func (pl *Level) Owner(h uint64) string {
 // size is the number of ring entries or table slots (0 for an empty table).
 func (pl *Level) Size() uint64 {
 	if pl.Ring != nil {
-		return uint64(len(pl.Ring.Entries))
+		return uint64(pl.Ring.Len())
 	}
 	if pl.Table != nil && len(pl.Table.Slots) > 0 {
 		return pl.Table.Size
@@ -142,13 +142,8 @@ func movedBetween(b, a *Level) (float64, map[string]float64, error) {
 	if b.Ring != nil {
 		moved := lbmodel.RingMoved(b.Ring, a.Ring)
 		// The same segment walk as RingMoved, keeping the destination.
-		var cuts []uint64
-		for _, e := range b.Ring.Entries {
-			cuts = append(cuts, e.Hash)
-		}
-		for _, e := range a.Ring.Entries {
-			cuts = append(cuts, e.Hash)
-		}
+		cuts := make([]uint64, 0, b.Ring.Len()+a.Ring.Len())
+		cuts = append(append(cuts, b.Ring.Hashes...), a.Ring.Hashes...)
 		slices.Sort(cuts)
 		cuts = slices.Compact(cuts)
 		for i, c := range cuts {
