@@ -153,9 +153,13 @@ func MaglevMoved(before, after *MaglevTable) (float64, error) {
 // WithoutAddresses returns hosts minus those whose Address is listed, for
 // "what moves when these hosts are removed" (lbctl hash --remove).
 func WithoutAddresses(hosts []Host, addrs []string) []Host {
+	gone := make(map[string]bool, len(addrs))
+	for _, a := range addrs {
+		gone[a] = true
+	}
 	out := make([]Host, 0, len(hosts))
 	for _, h := range hosts {
-		if !slices.Contains(addrs, h.Address) {
+		if !gone[h.Address] {
 			out = append(out, h)
 		}
 	}

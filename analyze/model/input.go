@@ -69,8 +69,9 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		if err := maglev.Validate(); policy == "MAGLEV" && err != nil {
 			hp.HashErr = err
 		}
+		tables := m.Tables()
 		hp.LB.Precomputed = func(source []lbmodel.Host) ([]float64, error) {
-			return hashShares(policy, source, ring, maglev, locality)
+			return hashShares(tables, policy, source, ring, maglev, locality)
 		}
 		// ThreadAwareLoadBalancerBase builds one table per priority over
 		// its healthy hosts (all in panic) with locality weights folded
@@ -133,8 +134,8 @@ func LocalClusterName(c *config.Config, opt Options) string {
 }
 
 // hashShares is each source host's share of the ring or Maglev table Envoy
-// builds over that source.
-func hashShares(policy string, source []lbmodel.Host, ring lbmodel.RingConfig, maglev lbmodel.MaglevConfig, locality bool) ([]float64, error) {
+// builds over that source (built once per cluster, shared with the notes).
+func hashShares(tables *lbmodel.TableCache, policy string, source []lbmodel.Host, ring lbmodel.RingConfig, maglev lbmodel.MaglevConfig, locality bool) ([]float64, error) {
 	out := make([]float64, len(source))
 	if len(source) == 0 {
 		return out, nil
@@ -146,30 +147,19 @@ func hashShares(policy string, source []lbmodel.Host, ring lbmodel.RingConfig, m
 	var hs []lbmodel.HostShare
 	switch policy {
 	case "RING_HASH":
-		r, err := lbmodel.BuildRing(nw, ring)
+		r, err := tables.Ring(nw, ring)
 		if err != nil {
 			return nil, err
 		}
 		hs = r.Shares()
 	default:
-		t, err := lbmodel.BuildMaglev(nw, maglev)
+		t, err := tables.Maglev(nw, maglev)
 		if err != nil {
 			return nil, err
 		}
 		hs = t.Shares()
 	}
-	// Map back by address: the ring orders hosts its own way.
-	used := make([]bool, len(source))
-	for _, s := range hs {
-		for i, h := range source {
-			if !used[i] && h.Address == s.Address {
-				used[i] = true
-				out[i] = s.Share
-				break
-			}
-		}
-	}
-	return out, nil
+	return lbmodel.SharesByAddress(source, hs), nil
 }
 
 // HealthOverride is one --set-health what-if.

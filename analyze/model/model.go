@@ -24,6 +24,17 @@ type Model struct {
 	// is true for envoy.clusters.aggregate even when the list is empty.
 	IsAggregate bool
 	Aggregate   []string
+
+	tables *lbmodel.TableCache
+}
+
+// Tables is the cluster's ring/Maglev cache, shared by its host shares and
+// its placement notes so each table is built once.
+func (m *Model) Tables() *lbmodel.TableCache {
+	if m.tables == nil {
+		m.tables = &lbmodel.TableCache{}
+	}
+	return m.tables
 }
 
 // Levels is the cluster's priority levels for lbmodel.

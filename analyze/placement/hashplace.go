@@ -53,9 +53,9 @@ func Build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettin
 			return nil, fmt.Errorf("P%d: %v", p, err)
 		}
 		if policy == "RING_HASH" {
-			pl.Ring, err = lbmodel.BuildRing(nw, s.Ring)
+			pl.Ring, err = m.Tables().Ring(nw, s.Ring)
 		} else {
-			pl.Table, err = lbmodel.BuildMaglev(nw, s.Maglev)
+			pl.Table, err = m.Tables().Maglev(nw, s.Maglev)
 		}
 		if err != nil {
 			return nil, err

@@ -1,0 +1,93 @@
+package lbmodel
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// sharesByScan is the mapping SharesByAddress replaces: for each share, the
+// first host with its address not yet given one.
+func sharesByScan(hosts []Host, shares []HostShare) []float64 {
+	out := make([]float64, len(hosts))
+	used := make([]bool, len(hosts))
+	for _, s := range shares {
+		for i, h := range hosts {
+			if !used[i] && h.Address == s.Address {
+				used[i] = true
+				out[i] = s.Share
+				break
+			}
+		}
+	}
+	return out
+}
+
+func TestSharesByAddressMatchesScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		n := rng.IntN(30)
+		hosts := make([]Host, n)
+		for i := range hosts {
+			// Few distinct addresses: duplicates are the point.
+			hosts[i] = Host{Address: string(rune('a' + rng.IntN(6)))}
+		}
+		var shares []HostShare
+		for range rng.IntN(35) {
+			shares = append(shares, HostShare{Address: string(rune('a' + rng.IntN(8))), Share: rng.Float64()})
+		}
+		if got, want := SharesByAddress(hosts, shares), sharesByScan(hosts, shares); !slices.Equal(got, want) {
+			t.Fatalf("hosts %v shares %v: got %v want %v", hosts, shares, got, want)
+		}
+	}
+	// A real ring: every host gets its own share back.
+	nw := mustNormalize(t, ports(90, 91, 92, 93), NormalizeOptions{})
+	r, err := BuildRing(nw, DefaultRingConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := ports(93, 90, 92, 91)
+	if got, want := SharesByAddress(hosts, r.Shares()), sharesByScan(hosts, r.Shares()); !slices.Equal(got, want) || got[0] == 0 {
+		t.Errorf("ring shares %v want %v", got, want)
+	}
+}
+
+func TestTableCacheBuildsOnce(t *testing.T) {
+	var c TableCache
+	nw := mustNormalize(t, ports(90, 91, 92), NormalizeOptions{})
+	a, err := c.Maglev(nw, DefaultMaglevConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := c.Maglev(mustNormalize(t, ports(90, 91, 92), NormalizeOptions{}), DefaultMaglevConfig())
+	if len(c.tables) != 1 || &a.Slots[0] != &b.Slots[0] {
+		t.Error("the same vector must reuse the table")
+	}
+	fresh, _ := BuildMaglev(nw, DefaultMaglevConfig())
+	if !slices.Equal(b.Slots, fresh.Slots) || !slices.Equal(b.Counts, fresh.Counts) {
+		t.Error("a cached table must equal a fresh build")
+	}
+	// Another weight, size or address set is another table.
+	w := ports(90, 91, 92)
+	w[0].Weight = 2
+	c.Maglev(mustNormalize(t, w, NormalizeOptions{}), DefaultMaglevConfig())
+	c.Maglev(nw, MaglevConfig{TableSize: 7})
+	c.Maglev(mustNormalize(t, ports(90, 91, 93), NormalizeOptions{}), DefaultMaglevConfig())
+	if len(c.tables) != 4 {
+		t.Errorf("%d tables cached, want 4", len(c.tables))
+	}
+
+	r1, _ := c.Ring(nw, DefaultRingConfig())
+	r2, _ := c.Ring(nw, DefaultRingConfig())
+	r3, _ := c.Ring(nw, ringCfg(16, 0))
+	if len(c.rings) != 2 || &r1.Hashes[0] != &r2.Hashes[0] || r3.Len() == r1.Len() {
+		t.Errorf("rings cached %d", len(c.rings))
+	}
+	for _, h := range []uint64{0, 1 << 40, 1 << 63, ^uint64(0)} {
+		i1, _ := r1.Pick(h, 0)
+		i2, _ := r2.Pick(h, 0)
+		if i1 != i2 {
+			t.Errorf("pick %d: %d vs %d", h, i1, i2)
+		}
+	}
+}
