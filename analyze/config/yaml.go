@@ -12,11 +12,16 @@ import (
 
 // parseDocuments reads every document of a YAML (or JSON) stream into nodes
 // with positions. yaml.v3 follows YAML 1.2 for plain scalars (`yes` is a
-// string), and JSON is valid YAML 1.2, so one parser serves both.
+// string), and JSON is valid YAML 1.2, so one parser serves both; plain
+// JSON takes a faster scanner that builds the same nodes (jsonfast.go).
 func parseDocuments(file string, data []byte) ([]*yaml.Node, Problems) {
+	var probs Problems
+	if root, ok := parseJSONNodes(data); ok {
+		checkDuplicateKeys(file, root, &probs)
+		return []*yaml.Node{root}, probs
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
-	var probs Problems
 	for {
 		var n yaml.Node
 		err := dec.Decode(&n)
