@@ -109,10 +109,10 @@ func BuildMaglev(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
 		t.Keys[i] = HashKey(wh.Host, cfg.UseHostname)
 	}
 	type entry struct {
-		host               int
-		offset, skip, next uint64
-		weight, target     float64
-		count              uint64
+		host           int
+		skip, cur      uint64 // cur = (offset + skip*next) % n, stepped by skip
+		weight, target float64
+		count          uint64
 	}
 	order := make([]int, len(nw.Hosts))
 	for i := range order {
@@ -122,12 +122,12 @@ func BuildMaglev(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
 	entries := make([]entry, len(order))
 	for i, h := range order {
 		k := t.Keys[h]
-		entries[i] = entry{host: h, offset: XXHash64(k) % n, skip: XXHash64Seed(k, 1)%(n-1) + 1, weight: nw.Hosts[h].Weight}
+		entries[i] = entry{host: h, cur: XXHash64(k) % n, skip: XXHash64Seed(k, 1)%(n-1) + 1, weight: nw.Hosts[h].Weight}
 	}
 	t.Slots = make([]int32, n)
-	for i := range t.Slots {
-		t.Slots[i] = -1
-	}
+	// Probes test a bitmap of taken slots (8 KiB for the default size, in
+	// L1) instead of the 256 KiB table.
+	full := make([]uint64, (n+63)/64)
 	filled := uint64(0)
 	for iteration := uint32(1); filled < n; iteration++ {
 		for i := 0; i < len(entries) && filled < n; i++ {
@@ -136,13 +136,15 @@ func BuildMaglev(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
 				continue
 			}
 			e.target += nw.Max
-			c := (e.offset + e.skip*e.next) % n
-			for t.Slots[c] >= 0 {
-				e.next++
-				c = (e.offset + e.skip*e.next) % n
+			// Envoy computes (offset + skip*next) % n afresh; stepping by
+			// skip modulo n is the same slot without a division (next < n
+			// and skip < n, so Envoy's product never wraps either).
+			for full[e.cur>>6]&(1<<(e.cur&63)) != 0 {
+				e.cur = stepMod(e.cur, e.skip, n)
 			}
-			t.Slots[c] = int32(e.host)
-			e.next++
+			full[e.cur>>6] |= 1 << (e.cur & 63)
+			t.Slots[e.cur] = int32(e.host)
+			e.cur = stepMod(e.cur, e.skip, n)
 			e.count++
 			filled++
 		}
@@ -159,6 +161,15 @@ func BuildMaglev(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
 	}
 	t.Warnings = keyWarnings(t.Keys)
 	return t, nil
+}
+
+// stepMod is (c + skip) % n for c, skip < n.
+func stepMod(c, skip, n uint64) uint64 {
+	c += skip
+	if c >= n {
+		c -= n
+	}
+	return c
 }
 
 // Pick is OriginalMaglevTable::chooseHost: attempt k > 0 first XORs the hash
