@@ -47,7 +47,7 @@ func genCluster(b *strings.Builder, name, policy string, n, seed int, typed bool
 }
 
 // genDump is an admin /config_dump with n dynamic clusters of 3 hosts each,
-// policies in rotation.
+// policies in rotation, and a route to each.
 func genDump(n int) []byte {
 	var b strings.Builder
 	b.WriteString(`{"configs":[{"@type":"type.googleapis.com/envoy.admin.v3.ClustersConfigDump","version_info":"1","dynamic_active_clusters":[`)
@@ -59,7 +59,15 @@ func genDump(n int) []byte {
 		genCluster(&b, fmt.Sprintf("svc-%05d", i), benchPolicies[i%len(benchPolicies)], 3, i, true)
 		b.WriteString(`}`)
 	}
-	b.WriteString("]}]}\n")
+	// One route per cluster, as a mesh's route table has.
+	b.WriteString(`]},{"@type":"type.googleapis.com/envoy.admin.v3.RoutesConfigDump","dynamic_route_configs":[{"route_config":{"@type":"type.googleapis.com/envoy.config.route.v3.RouteConfiguration","name":"mesh","virtual_hosts":[{"name":"all","domains":["*"],"routes":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"match":{"prefix":"/svc-%05d"},"route":{"cluster":"svc-%05d"}}`, i, i)
+	}
+	b.WriteString("]}]}}]}]}\n")
 	return []byte(b.String())
 }
 
