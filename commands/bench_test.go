@@ -148,3 +148,11 @@ func BenchmarkOneClusterHosts(b *testing.B) {
 		}
 	}
 }
+
+// Start-up work a tiny input pays (the process floor is measured with
+// hyperfine, BENCHMARKS.md).
+func BenchmarkTinyExplain(b *testing.B) {
+	for b.Loop() {
+		runBench(b, "explain", "../fixtures/aggregate.yaml")
+	}
+}
