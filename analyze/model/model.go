@@ -87,7 +87,14 @@ func localityWeight(g *endpointv3.LocalityLbEndpoints) uint32 {
 
 // hostsOf lists an assignment's endpoints in file order.
 func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHost) []lbmodel.Host {
-	var hosts []lbmodel.Host
+	n := 0
+	for _, group := range a.GetEndpoints() {
+		n += len(group.GetLbEndpoints())
+	}
+	if n == 0 {
+		return nil
+	}
+	hosts := make([]lbmodel.Host, 0, n)
 	for _, group := range a.GetEndpoints() {
 		loc := lbmodel.Locality{
 			Region:  group.GetLocality().GetRegion(),
