@@ -156,3 +156,59 @@ func BenchmarkTinyExplain(b *testing.B) {
 		runBench(b, "explain", "../fixtures/aggregate.yaml")
 	}
 }
+
+// genSmallYAML is a small cluster file as people write them.
+func genSmallYAML(i int) []byte {
+	return fmt.Appendf(nil, `name: svc-%d
+type: STATIC
+connect_timeout: 1s
+lb_policy: %s
+load_assignment:
+  cluster_name: svc-%d
+  endpoints:
+  - locality: {zone: z1}
+    lb_endpoints:
+    - endpoint: {address: {socket_address: {address: 10.0.%d.1, port_value: 80}}}
+    - endpoint: {address: {socket_address: {address: 10.0.%d.2, port_value: 80}}}
+      load_balancing_weight: 2
+`, i, benchPolicies[i%len(benchPolicies)], i, i%250, i%250)
+}
+
+func BenchmarkLint1000Files(b *testing.B) {
+	dir := b.TempDir()
+	for i := range 1000 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("c%04d.yaml", i)), genSmallYAML(i), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		runBench(b, "lint", dir)
+	}
+}
+
+// TestWriteBenchInputs writes the generated inputs for timing the binary
+// (BENCHMARKS.md): LBCTL_BENCH_DIR=/tmp/lbctl-bench go test -run TestWriteBenchInputs ./commands
+func TestWriteBenchInputs(t *testing.T) {
+	dir := os.Getenv("LBCTL_BENCH_DIR")
+	if dir == "" {
+		t.Skip("LBCTL_BENCH_DIR not set")
+	}
+	files := map[string][]byte{"dump-10k.json": genDump(10000)}
+	for _, n := range []int{10000, 100000} {
+		for _, p := range benchPolicies {
+			files[fmt.Sprintf("hosts-%d-%s.json", n, p)] = genOne(p, n)
+		}
+	}
+	for i := range 1000 {
+		files[filepath.Join("files-1000", fmt.Sprintf("c%04d.yaml", i))] = genSmallYAML(i)
+	}
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
