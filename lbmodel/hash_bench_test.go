@@ -29,14 +29,14 @@ func benchNW(b *testing.B, n int) NormalizedWeights {
 func BenchmarkMaglevBuild(b *testing.B) {
 	for _, n := range []int{100, 1000, 10000} {
 		nw := benchNW(b, n)
-		b.Run(fmt.Sprintf("hosts=%d/lbctl", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("hosts=%d/impl=lbctl", n), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := BuildMaglev(nw, DefaultMaglevConfig()); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
-		b.Run(fmt.Sprintf("hosts=%d/envoyref", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("hosts=%d/impl=envoyref", n), func(b *testing.B) {
 			for b.Loop() {
 				buildRefMaglev(sortedRefHosts(nw), DefaultMaglevTableSize, nw.Max)
 			}
@@ -50,7 +50,7 @@ func BenchmarkRingBuild(b *testing.B) {
 		cfg := DefaultRingConfig()
 		cfg.MinRingSize = uint64(c.minRing)
 		name := fmt.Sprintf("hosts=%d,min=%d", c.hosts, c.minRing)
-		b.Run(name+"/lbctl", func(b *testing.B) {
+		b.Run(name+"/impl=lbctl", func(b *testing.B) {
 			for b.Loop() {
 				if _, err := BuildRing(nw, cfg); err != nil {
 					b.Fatal(err)
@@ -58,7 +58,7 @@ func BenchmarkRingBuild(b *testing.B) {
 			}
 		})
 		r, _ := BuildRing(nw, cfg)
-		b.Run(name+"/envoyref", func(b *testing.B) {
+		b.Run(name+"/impl=envoyref", func(b *testing.B) {
 			for b.Loop() {
 				buildRefRing(refHosts(nw), r.Scale)
 			}
@@ -79,7 +79,7 @@ func BenchmarkRingLookup(b *testing.B) {
 		}
 		ref := buildRefRing(refHosts(nw), r.Scale)
 		name := fmt.Sprintf("entries=%d", r.Len())
-		b.Run(name+"/lbctl", func(b *testing.B) {
+		b.Run(name+"/impl=lbctl", func(b *testing.B) {
 			h, s := uint64(0), 0
 			for b.Loop() {
 				h += 0x9e3779b97f4a7c15
@@ -88,7 +88,7 @@ func BenchmarkRingLookup(b *testing.B) {
 			}
 			sinkInt = s
 		})
-		b.Run(name+"/envoyref", func(b *testing.B) {
+		b.Run(name+"/impl=envoyref", func(b *testing.B) {
 			h, s := uint64(0), 0
 			for b.Loop() {
 				h += 0x9e3779b97f4a7c15
@@ -107,7 +107,7 @@ func BenchmarkMaglevLookup(b *testing.B) {
 			b.Fatal(err)
 		}
 		ref := buildRefMaglev(sortedRefHosts(nw), DefaultMaglevTableSize, nw.Max)
-		b.Run(fmt.Sprintf("hosts=%d/lbctl", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("hosts=%d/impl=lbctl", n), func(b *testing.B) {
 			h, s := uint64(0), 0
 			for b.Loop() {
 				h += 0x9e3779b97f4a7c15
@@ -116,7 +116,7 @@ func BenchmarkMaglevLookup(b *testing.B) {
 			}
 			sinkInt = s
 		})
-		b.Run(fmt.Sprintf("hosts=%d/envoyref", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("hosts=%d/impl=envoyref", n), func(b *testing.B) {
 			h, s := uint64(0), 0
 			for b.Loop() {
 				h += 0x9e3779b97f4a7c15
