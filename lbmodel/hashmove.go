@@ -48,7 +48,7 @@ func (r *Ring) Shares() []HostShare {
 // Shares gives each host's slot count and slots/N.
 func (t *MaglevTable) Shares() []HostShare {
 	out := baseShares(t.Hosts, t.Counts)
-	if len(t.Slots) == 0 {
+	if len(t.Hosts) == 0 { // no slots; a counts-only table has shares too
 		return out
 	}
 	for i := range out {

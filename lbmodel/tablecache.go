@@ -17,8 +17,9 @@ type cachedRing struct {
 }
 
 type cachedTable struct {
-	cfg MaglevConfig
-	t   *MaglevTable
+	cfg  MaglevConfig
+	t    *MaglevTable
+	full bool // has Slots (not BuildMaglevCounts)
 }
 
 // Ring is BuildRing(nw, cfg), built once per distinct input.
@@ -42,19 +43,33 @@ func (c *TableCache) Ring(nw NormalizedWeights, cfg RingConfig) (*Ring, error) {
 
 // Maglev is BuildMaglev(nw, cfg), built once per distinct input.
 func (c *TableCache) Maglev(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
+	return c.maglev(nw, cfg, true)
+}
+
+// MaglevCounts is BuildMaglevCounts(nw, cfg), or the full table when one
+// is cached.
+func (c *TableCache) MaglevCounts(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
+	return c.maglev(nw, cfg, false)
+}
+
+func (c *TableCache) maglev(nw NormalizedWeights, cfg MaglevConfig, full bool) (*MaglevTable, error) {
+	build := BuildMaglevCounts
+	if full {
+		build = BuildMaglev
+	}
 	if c == nil {
-		return BuildMaglev(nw, cfg)
+		return build(nw, cfg)
 	}
 	for _, e := range c.tables {
-		if e.cfg == cfg && sameVector(nw, e.t.Hosts, e.t.Keys, cfg.UseHostname) {
+		if e.cfg == cfg && (e.full || !full) && sameVector(nw, e.t.Hosts, e.t.Keys, cfg.UseHostname) {
 			t := *e.t
 			t.Hosts = nw.Hosts
 			return &t, nil
 		}
 	}
-	t, err := BuildMaglev(nw, cfg)
+	t, err := build(nw, cfg)
 	if err == nil {
-		c.tables = append(c.tables, cachedTable{cfg, t})
+		c.tables = append(c.tables, cachedTable{cfg, t, full})
 	}
 	return t, err
 }

@@ -91,3 +91,45 @@ func TestTableCacheBuildsOnce(t *testing.T) {
 		}
 	}
 }
+
+// Every claim of the fill succeeds, so the counts follow from the weights
+// alone: BuildMaglevCounts must agree with the full build everywhere.
+func TestMaglevCountsMatchFullBuild(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 60 {
+		n := 1 + rng.IntN(40)
+		hosts := benchHosts(n)
+		for i := range hosts {
+			hosts[i].Weight = uint32(1 + rng.IntN(5))
+			if trial%4 == 0 {
+				hosts[i].Metadata = map[string]any{"hash_key": "k" + string(rune('a'+rng.IntN(3)))}
+			}
+		}
+		nw := mustNormalize(t, hosts, NormalizeOptions{})
+		cfg := MaglevConfig{TableSize: []uint64{7, 13, 251, 65537}[trial%4]}
+		full, err := BuildMaglev(nw, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts, err := BuildMaglevCounts(nw, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if counts.Slots != nil || !slices.Equal(full.Counts, counts.Counts) || full.MinEntriesPerHost != counts.MinEntriesPerHost ||
+			full.MaxEntriesPerHost != counts.MaxEntriesPerHost || !slices.Equal(full.Warnings, counts.Warnings) ||
+			!slices.Equal(full.Shares(), counts.Shares()) {
+			t.Fatalf("trial %d: counts-only %+v, full %+v", trial, counts.Counts, full.Counts)
+		}
+	}
+	var c TableCache
+	nw := mustNormalize(t, ports(90, 91, 92), NormalizeOptions{})
+	if m, _ := c.MaglevCounts(nw, DefaultMaglevConfig()); m.Slots != nil {
+		t.Error("MaglevCounts built slots")
+	}
+	if m, _ := c.Maglev(nw, DefaultMaglevConfig()); len(m.Slots) == 0 {
+		t.Error("a counts-only cache entry must not answer Maglev")
+	}
+	if c.MaglevCounts(nw, DefaultMaglevConfig()); len(c.tables) != 2 {
+		t.Error("MaglevCounts must reuse a cached table")
+	}
+}

@@ -153,7 +153,7 @@ func hashShares(tables *lbmodel.TableCache, policy string, source []lbmodel.Host
 		}
 		hs = r.Shares()
 	default:
-		t, err := tables.Maglev(nw, maglev)
+		t, err := tables.MaglevCounts(nw, maglev) // shares need no slots
 		if err != nil {
 			return nil, err
 		}

@@ -35,6 +35,16 @@ type Setup struct {
 // Build computes priority loads for hosts and builds each level's
 // ring (policy RING_HASH) or table (MAGLEV).
 func Build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettings, local *lbmodel.Locality) (*Setup, error) {
+	return build(policy, hosts, m, s, local, true)
+}
+
+// BuildShares is Build for shares and summaries only: Maglev tables are
+// counts-only (lbmodel.BuildMaglevCounts), so Pick finds no host in them.
+func BuildShares(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettings, local *lbmodel.Locality) (*Setup, error) {
+	return build(policy, hosts, m, s, local, false)
+}
+
+func build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettings, local *lbmodel.Locality, lookups bool) (*Setup, error) {
 	levels := lbmodel.LevelsFromHosts(hosts, m.OverprovisioningFactor, m.WeightedPriorityHealth)
 	hs := &Setup{Policy: policy, Load: lbmodel.ComputePriorityLoad(levels, m.PanicThreshold)}
 	for p := range levels {
@@ -55,7 +65,11 @@ func Build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettin
 		if policy == "RING_HASH" {
 			pl.Ring, err = m.Tables().Ring(nw, s.Ring)
 		} else {
-			pl.Table, err = m.Tables().Maglev(nw, s.Maglev)
+			if lookups {
+				pl.Table, err = m.Tables().Maglev(nw, s.Maglev)
+			} else {
+				pl.Table, err = m.Tables().MaglevCounts(nw, s.Maglev)
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -107,7 +121,7 @@ func (pl *Level) Size() uint64 {
 	if pl.Ring != nil {
 		return uint64(pl.Ring.Len())
 	}
-	if pl.Table != nil && len(pl.Table.Slots) > 0 {
+	if pl.Table != nil && len(pl.Table.Hosts) > 0 { // Slots may be counts-only
 		return pl.Table.Size
 	}
 	return 0
