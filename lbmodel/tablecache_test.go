@@ -133,3 +133,33 @@ func TestMaglevCountsMatchFullBuild(t *testing.T) {
 		t.Error("MaglevCounts must reuse a cached table")
 	}
 }
+
+// The radix sort must order points exactly as a stable sort by hash.
+func TestSortRingEntriesIsStable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{0, 1, 255, 256, 257, 1000, 5000} {
+		in := make([]RingEntry, n)
+		for i := range in {
+			in[i] = RingEntry{Hash: rng.Uint64(), Host: i}
+			if i > 0 && rng.IntN(4) == 0 {
+				in[i].Hash = in[rng.IntN(i)].Hash // duplicates keep build order
+			}
+			if n == 1000 {
+				in[i].Hash &= 0xff00ff // passes that move nothing are skipped
+			}
+		}
+		want := slices.Clone(in)
+		slices.SortStableFunc(want, func(a, b RingEntry) int {
+			switch {
+			case a.Hash < b.Hash:
+				return -1
+			case a.Hash > b.Hash:
+				return 1
+			}
+			return 0
+		})
+		if got := sortRingEntries(slices.Clone(in)); !slices.Equal(got, want) {
+			t.Fatalf("n=%d: radix order differs from the stable sort", n)
+		}
+	}
+}
