@@ -78,13 +78,22 @@ func failWeights(hosts []Host, p int, order FailOrder) []uint64 {
 	return ws
 }
 
-// failLevel returns l with the first k hosts of ws turned from healthy to
-// unhealthy.
-func failLevel(l Level, ws []uint64, k int) Level {
-	l.Healthy -= k
-	for _, w := range ws[:k] {
-		l.HealthyWeight -= w
+// prefixWeights is pre[k] = ws[0]+…+ws[k-1], so failing k hosts costs O(1)
+// instead of O(k) (the scan over k = 1..n was quadratic in hosts).
+// uint64 sums wrap like the running subtraction did, so results are equal.
+func prefixWeights(ws []uint64) []uint64 {
+	pre := make([]uint64, len(ws)+1)
+	for i, w := range ws {
+		pre[i+1] = pre[i] + w
 	}
+	return pre
+}
+
+// failLevel returns l with the first k hosts (pre = prefixWeights of their
+// weights) turned from healthy to unhealthy.
+func failLevel(l Level, pre []uint64, k int) Level {
+	l.Healthy -= k
+	l.HealthyWeight -= pre[k]
 	return l
 }
 
@@ -145,8 +154,9 @@ func ClusterBudgets(c ClusterInput, order FailOrder) []Budget {
 	work := slices.Clone(levels)
 	for p := range levels {
 		ws := failWeights(c.Hosts, p, order)
+		pre := prefixWeights(ws)
 		out[p], _ = scanBudget(len(ws), state(levels, p), func(k int) budgetState {
-			work[p] = failLevel(levels[p], ws, k)
+			work[p] = failLevel(levels[p], pre, k)
 			return state(work, p)
 		})
 		work[p] = levels[p]
@@ -185,12 +195,13 @@ func AggregateBudgets(children []AggregateChildInput, threshold int, order FailO
 	out := make([]AggregateBudget, len(lin))
 	for i, ll := range lin {
 		ws := failWeights(hosts[ll.Cluster], ll.Priority, order)
+		pre := prefixWeights(ws)
 		work := slices.Clone(base)
 		out[i].Budget, out[i].BeforeFailover = scanBudget(len(ws), state(base, i, ll.Cluster), func(k int) budgetState {
 			for j, c := range base {
 				if c.Kind == ChildPresent && c.Name == ll.Cluster {
 					work[j].Levels = slices.Clone(c.Levels)
-					work[j].Levels[ll.Priority] = failLevel(c.Levels[ll.Priority], ws, k)
+					work[j].Levels[ll.Priority] = failLevel(c.Levels[ll.Priority], pre, k)
 				}
 			}
 			return state(work, i, ll.Cluster)

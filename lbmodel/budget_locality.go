@@ -67,11 +67,12 @@ func LocalityBudgets(c ClusterInput, order FailOrder) (out [][]LocalityBudget, o
 			for i, h := range idx {
 				ws[i] = hostWeight(c.Hosts[h])
 			}
+			pre := prefixWeights(ws)
 			// The priority states need only the level counts (as
 			// ClusterBudgets); clusterLoad carries the locality's share,
 			// 1 while it holds, which needs the whole model.
 			state := func(k int, shareHolds bool) budgetState {
-				levels[p] = failLevel(base.levels[p], ws, k)
+				levels[p] = failLevel(base.levels[p], pre, k)
 				pl := ComputePriorityLoad(levels, thr)
 				l := pl.Levels[p]
 				s := budgetState{load: l.HealthyLoad + l.DegradedLoad, panic: l.Panic, total: pl.TotalPanic}

@@ -82,10 +82,13 @@ func NormalizeWeights(hosts []Host, opt NormalizeOptions) (NormalizedWeights, er
 	}
 	used := func(h Host) bool { return opt.Panic || h.Health() == Healthy }
 	if !opt.LocalityWeighted || len(hosts) == 0 {
-		var flat []Host
-		for _, h := range hosts {
-			if used(h) {
-				flat = append(flat, h)
+		flat := hosts
+		if !opt.Panic {
+			flat = make([]Host, 0, len(hosts))
+			for _, h := range hosts {
+				if used(h) {
+					flat = append(flat, h)
+				}
 			}
 		}
 		out.addLocality(flat, 1.0)
@@ -123,6 +126,9 @@ func (n *NormalizedWeights) addLocality(hosts []Host, nlw float64) {
 	var sum uint64
 	for _, h := range hosts {
 		sum += hostWeight(h)
+	}
+	if len(hosts) > 0 {
+		n.Hosts = slices.Grow(n.Hosts, len(hosts)) // one allocation, not regrowth
 	}
 	for _, h := range hosts {
 		w := float64(hostWeight(h)) * nlw / float64(sum)

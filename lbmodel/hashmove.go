@@ -28,19 +28,19 @@ const twoTo64 = 18446744073709551616.0
 // the last point (the wrap-around). Empty ring: no shares.
 func (r *Ring) Shares() []HostShare {
 	out := baseShares(r.Hosts, r.Counts)
-	n := len(r.Entries)
+	n := len(r.Hashes)
 	if n == 0 {
 		return out
 	}
-	for i, e := range r.Entries {
+	for i, h := range r.Hashes {
 		var arc float64
 		if i == 0 {
 			// point[0] + 1 + (2^64-1 - point[n-1]) = point[0] - point[n-1] + 2^64.
-			arc = float64(e.Hash) + 1 + float64(math.MaxUint64-r.Entries[n-1].Hash)
+			arc = float64(h) + 1 + float64(math.MaxUint64-r.Hashes[n-1])
 		} else {
-			arc = float64(e.Hash - r.Entries[i-1].Hash)
+			arc = float64(h - r.Hashes[i-1])
 		}
-		out[e.Host].Share += arc / twoTo64
+		out[r.EntryHosts[i]].Share += arc / twoTo64
 	}
 	return out
 }
@@ -48,7 +48,7 @@ func (r *Ring) Shares() []HostShare {
 // Shares gives each host's slot count and slots/N.
 func (t *MaglevTable) Shares() []HostShare {
 	out := baseShares(t.Hosts, t.Counts)
-	if len(t.Slots) == 0 {
+	if len(t.Hosts) == 0 { // no slots; a counts-only table has shares too
 		return out
 	}
 	for i := range out {
@@ -102,13 +102,8 @@ func RingMoved(before, after *Ring) float64 {
 		}
 		return r.Hosts[i].Host.Address
 	}
-	var cuts []uint64
-	for _, e := range before.Entries {
-		cuts = append(cuts, e.Hash)
-	}
-	for _, e := range after.Entries {
-		cuts = append(cuts, e.Hash)
-	}
+	cuts := make([]uint64, 0, len(before.Hashes)+len(after.Hashes))
+	cuts = append(append(cuts, before.Hashes...), after.Hashes...)
 	if len(cuts) == 0 {
 		return 0
 	}
@@ -158,9 +153,13 @@ func MaglevMoved(before, after *MaglevTable) (float64, error) {
 // WithoutAddresses returns hosts minus those whose Address is listed, for
 // "what moves when these hosts are removed" (lbctl hash --remove).
 func WithoutAddresses(hosts []Host, addrs []string) []Host {
+	gone := make(map[string]bool, len(addrs))
+	for _, a := range addrs {
+		gone[a] = true
+	}
 	out := make([]Host, 0, len(hosts))
 	for _, h := range hosts {
-		if !slices.Contains(addrs, h.Address) {
+		if !gone[h.Address] {
 			out = append(out, h)
 		}
 	}

@@ -71,7 +71,8 @@ type MaglevTable struct {
 	Hosts []WeightedHost // the normalized vector, in Envoy's order
 	Keys  []string       // each host's hash key
 	Size  uint64         // table size N
-	// Slots[i] is the index into Hosts of slot i; empty when there are no hosts.
+	// Slots[i] is the index into Hosts of slot i; empty when there are no
+	// hosts or the table was built by BuildMaglevCounts.
 	Slots []int32
 	// Counts is the number of slots each host fills.
 	Counts []uint64
@@ -90,6 +91,18 @@ type MaglevTable struct {
 // reached its running target (which grows by the max weight per claim).
 // The compact table runs the same fill, so its picks are identical.
 func BuildMaglev(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
+	return buildMaglev(nw, cfg, true)
+}
+
+// BuildMaglevCounts is BuildMaglev without the slots (Slots stays nil, so
+// Pick finds no host): every claim of the fill succeeds, so how many slots
+// each host gets follows from the weight schedule alone, without probing.
+// Enough for shares and the placement summary; lookups need BuildMaglev.
+func BuildMaglevCounts(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
+	return buildMaglev(nw, cfg, false)
+}
+
+func buildMaglev(nw NormalizedWeights, cfg MaglevConfig, withSlots bool) (*MaglevTable, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -109,10 +122,10 @@ func BuildMaglev(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
 		t.Keys[i] = HashKey(wh.Host, cfg.UseHostname)
 	}
 	type entry struct {
-		host               int
-		offset, skip, next uint64
-		weight, target     float64
-		count              uint64
+		host           int
+		skip, cur      uint64 // cur = (offset + skip*next) % n, stepped by skip
+		weight, target float64
+		count          uint64
 	}
 	order := make([]int, len(nw.Hosts))
 	for i := range order {
@@ -121,12 +134,18 @@ func BuildMaglev(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(t.Keys[a], t.Keys[b]) })
 	entries := make([]entry, len(order))
 	for i, h := range order {
-		k := t.Keys[h]
-		entries[i] = entry{host: h, offset: XXHash64(k) % n, skip: XXHash64Seed(k, 1)%(n-1) + 1, weight: nw.Hosts[h].Weight}
+		entries[i] = entry{host: h, weight: nw.Hosts[h].Weight}
+		if withSlots {
+			k := t.Keys[h]
+			entries[i].cur, entries[i].skip = XXHash64(k)%n, XXHash64Seed(k, 1)%(n-1)+1
+		}
 	}
-	t.Slots = make([]int32, n)
-	for i := range t.Slots {
-		t.Slots[i] = -1
+	var full []uint64
+	if withSlots {
+		t.Slots = make([]int32, n)
+		// Probes test a bitmap of taken slots (8 KiB for the default size,
+		// in L1) instead of the 256 KiB table.
+		full = make([]uint64, (n+63)/64)
 	}
 	filled := uint64(0)
 	for iteration := uint32(1); filled < n; iteration++ {
@@ -136,13 +155,17 @@ func BuildMaglev(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
 				continue
 			}
 			e.target += nw.Max
-			c := (e.offset + e.skip*e.next) % n
-			for t.Slots[c] >= 0 {
-				e.next++
-				c = (e.offset + e.skip*e.next) % n
+			if withSlots {
+				// Envoy computes (offset + skip*next) % n afresh; stepping
+				// by skip modulo n is the same slot without a division
+				// (next < n and skip < n: Envoy's product never wraps).
+				for full[e.cur>>6]&(1<<(e.cur&63)) != 0 {
+					e.cur = stepMod(e.cur, e.skip, n)
+				}
+				full[e.cur>>6] |= 1 << (e.cur & 63)
+				t.Slots[e.cur] = int32(e.host)
+				e.cur = stepMod(e.cur, e.skip, n)
 			}
-			t.Slots[c] = int32(e.host)
-			e.next++
 			e.count++
 			filled++
 		}
@@ -161,14 +184,25 @@ func BuildMaglev(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
 	return t, nil
 }
 
+// stepMod is (c + skip) % n for c, skip < n.
+func stepMod(c, skip, n uint64) uint64 {
+	c += skip
+	if c >= n {
+		c -= n
+	}
+	return c
+}
+
 // Pick is OriginalMaglevTable::chooseHost: attempt k > 0 first XORs the hash
-// with 2^64-k, then slot = hash % N. ok is false for an empty table.
+// with 2^64-k, then slot = hash % N. ok is false for an empty table. Small
+// enough to inline; len(Slots) == Size, which drops the bounds check.
 func (t *MaglevTable) Pick(hash uint64, attempt uint32) (host int, ok bool) {
-	if len(t.Slots) == 0 {
+	s := t.Slots
+	if len(s) == 0 {
 		return 0, false
 	}
 	if attempt > 0 {
 		hash ^= ^uint64(0) - uint64(attempt) + 1
 	}
-	return int(t.Slots[hash%t.Size]), true
+	return int(s[hash%uint64(len(s))]), true
 }

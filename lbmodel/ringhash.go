@@ -1,8 +1,10 @@
 package lbmodel
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 )
@@ -57,18 +59,34 @@ type RingEntry struct {
 type Ring struct {
 	Hosts []WeightedHost // the normalized vector, in Envoy's order
 	Keys  []string       // each host's hash key (HashKey)
-	// Entries sorted by hash (stable: equal hashes keep build order).
-	Entries []RingEntry
+	// Hashes are the ring's points sorted (stable: equal hashes keep build
+	// order) and EntryHosts[i] is point i's index into Hosts: two flat
+	// arrays so a lookup touches one cache line of hashes, not structs.
+	Hashes     []uint64
+	EntryHosts []int32
 	// Counts is the number of entries of each host.
 	Counts []uint64
 	// Scale is min(ceil(min_w*min_ring)/min_w, max_ring).
 	Scale float64
 	// Size is Envoy's ring_hash_lb.size gauge, ceil(Scale); the real entry
-	// count is len(Entries).
+	// count is Len().
 	Size uint64
 	// MinHashesPerHost and MaxHashesPerHost are Envoy's gauges (0 when empty).
 	MinHashesPerHost, MaxHashesPerHost uint64
 	Warnings                           []string
+
+	// bucket[b] is the first point whose top bits (hash>>shift) are >= b,
+	// for b in 0..len(bucket)-1; the last element is Len(). Built by Index.
+	bucket []uint32
+	shift  uint8
+}
+
+// Len is the number of points on the ring.
+func (r *Ring) Len() int { return len(r.Hashes) }
+
+// Entry is point i.
+func (r *Ring) Entry(i int) RingEntry {
+	return RingEntry{Hash: r.Hashes[i], Host: int(r.EntryHosts[i])}
 }
 
 // BuildRing is RingHashLoadBalancer::Ring::Ring (ring_hash_lb.cc): each host
@@ -99,7 +117,7 @@ func BuildRing(nw NormalizedWeights, cfg RingConfig) (*Ring, error) {
 	r.Size = uint64(math.Ceil(scale))
 	r.Keys = make([]string, len(nw.Hosts))
 	r.Counts = make([]uint64, len(nw.Hosts))
-	r.Entries = make([]RingEntry, 0, r.Size)
+	entries := make([]RingEntry, 0, r.Size)
 	r.MinHashesPerHost = r.Size
 	current, target := 0.0, 0.0
 	buf := make([]byte, 0, 64)
@@ -111,7 +129,7 @@ func BuildRing(nw NormalizedWeights, cfg RingConfig) (*Ring, error) {
 		var n uint64
 		for current < target {
 			buf = strconv.AppendUint(append(append(buf[:0], key...), '_'), n, 10)
-			r.Entries = append(r.Entries, RingEntry{Hash: cfg.HashFunction.sumBytes(buf), Host: i})
+			entries = append(entries, RingEntry{Hash: cfg.HashFunction.sumBytes(buf), Host: i})
 			n++
 			current++
 		}
@@ -119,57 +137,104 @@ func BuildRing(nw NormalizedWeights, cfg RingConfig) (*Ring, error) {
 		r.MinHashesPerHost = min(r.MinHashesPerHost, n)
 		r.MaxHashesPerHost = max(r.MaxHashesPerHost, n)
 	}
-	slices.SortStableFunc(r.Entries, func(a, b RingEntry) int {
-		switch {
-		case a.Hash < b.Hash:
-			return -1
-		case a.Hash > b.Hash:
-			return 1
-		}
-		return 0
-	})
+	entries = sortRingEntries(entries)
+	r.Hashes = make([]uint64, len(entries))
+	r.EntryHosts = make([]int32, len(entries))
+	for i, e := range entries {
+		r.Hashes[i], r.EntryHosts[i] = e.Hash, int32(e.Host)
+	}
+	r.Index()
 	r.Warnings = keyWarnings(r.Keys)
 	return r, nil
 }
 
-// Lookup is Ring::chooseHost: ketama's binary search (signed indices), which
-// lands on the first entry whose hash is >= h, wrapping to entry 0 past the
-// last one. Attempt k > 0 (retry host predicate) moves k entries further,
-// modulo the ring length. ok is false for an empty ring.
+// sortRingEntries is Envoy's stable sort by hash: equal hashes keep build
+// order. Large rings take an LSD radix sort (stable by construction, eight
+// byte-wide passes), which beats comparison sorts from a few hundred points.
+func sortRingEntries(entries []RingEntry) []RingEntry {
+	if len(entries) < 256 {
+		slices.SortStableFunc(entries, func(a, b RingEntry) int { return cmp.Compare(a.Hash, b.Hash) })
+		return entries
+	}
+	src, dst := entries, make([]RingEntry, len(entries))
+	var count [256]int
+	for shift := uint(0); shift < 64; shift += 8 {
+		count = [256]int{}
+		for _, e := range src {
+			count[byte(e.Hash>>shift)]++
+		}
+		if count[byte(src[0].Hash>>shift)] == len(src) {
+			continue // every key has this byte: the pass would not move anything
+		}
+		pos := 0
+		for i, c := range count {
+			count[i] = pos
+			pos += c
+		}
+		for _, e := range src {
+			b := byte(e.Hash >> shift)
+			dst[count[b]] = e
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	return src
+}
+
+// Index builds the bucket index over Hashes (call it after setting Hashes
+// by hand). About one point per bucket: 2^k buckets, 2^k <= max(Len(), 2).
+func (r *Ring) Index() {
+	n := len(r.Hashes)
+	if n == 0 {
+		r.bucket = nil
+		return
+	}
+	k := max(bits.Len(uint(n))-1, 1) // shift stays in 1..63
+	r.shift = uint8(64 - k)
+	r.bucket = make([]uint32, (1<<k)+1)
+	i := 0
+	for b := range r.bucket {
+		for i < n && r.Hashes[i]>>r.shift < uint64(b) {
+			i++
+		}
+		r.bucket[b] = uint32(i)
+	}
+}
+
+// Lookup is Ring::chooseHost (ring_hash_lb.cc): ketama's binary search
+// lands on the first point whose hash is >= h, wrapping to point 0 past the
+// last one (TestRingLookupMatchesFirstGreaterOrEqual holds it to that).
+// Here the bucket of h's top bits gives the range to scan. Attempt k > 0
+// (retry host predicate) moves k points further, modulo the ring length.
+// ok is false for an empty ring.
 func (r *Ring) Lookup(h uint64, attempt uint32) (entry int, ok bool) {
-	n := int64(len(r.Entries))
+	n := len(r.Hashes)
 	if n == 0 {
 		return 0, false
 	}
-	low, high, mid := int64(0), n, int64(0)
-	for {
-		mid = (low + high) / 2
-		if mid == n {
-			mid = 0
-			break
-		}
-		val := r.Entries[mid].Hash
-		var prev uint64
-		if mid > 0 {
-			prev = r.Entries[mid-1].Hash
-		}
-		if h <= val && h > prev {
-			break
-		}
-		if val < h {
-			low = mid + 1
+	if len(r.bucket) == 0 {
+		r.Index()
+	}
+	b := h >> (r.shift & 63)
+	lo, hi := int(r.bucket[b]), int(r.bucket[b+1])
+	for hi-lo > 8 {
+		mid := int(uint(lo+hi) >> 1)
+		if r.Hashes[mid] < h {
+			lo = mid + 1
 		} else {
-			high = mid - 1
+			hi = mid
 		}
-		if low > high {
-			mid = 0
-			break
-		}
+	}
+	for lo < hi && r.Hashes[lo] < h {
+		lo++
+	}
+	if lo == n {
+		lo = 0
 	}
 	if attempt > 0 {
-		mid = (mid + int64(attempt)) % n
+		lo = int((uint64(lo) + uint64(attempt)) % uint64(n))
 	}
-	return int(mid), true
+	return lo, true
 }
 
 // Pick is Lookup returning the host index (into Hosts) instead of the entry.
@@ -178,5 +243,5 @@ func (r *Ring) Pick(h uint64, attempt uint32) (host int, ok bool) {
 	if !ok {
 		return 0, false
 	}
-	return r.Entries[e].Host, true
+	return int(r.EntryHosts[e]), true
 }

@@ -31,8 +31,8 @@ func ringCfg(minSize, maxSize uint64) RingConfig {
 // checkRing asserts the sorted ring as (hash, host index) pairs.
 func checkRing(t *testing.T, r *Ring, want []RingEntry) {
 	t.Helper()
-	if !slices.Equal(r.Entries, want) {
-		t.Errorf("ring =\n%v\nwant\n%v", r.Entries, want)
+	if got := ringEntries(r); !slices.Equal(got, want) {
+		t.Errorf("ring =\n%v\nwant\n%v", got, want)
 	}
 }
 
@@ -324,8 +324,8 @@ func TestRingSeedSixteenHosts(t *testing.T) {
 	}
 	r := mustRing(t, hosts, NormalizeOptions{}, DefaultRingConfig())
 	checkStats(t, r, 1024, 64, 64)
-	if len(r.Entries) != 1024 {
-		t.Errorf("entries %d", len(r.Entries))
+	if r.Len() != 1024 {
+		t.Errorf("entries %d", r.Len())
 	}
 }
 
@@ -338,8 +338,8 @@ func TestRingEdgeCases(t *testing.T) {
 	})
 	t.Run("min ring 0", func(t *testing.T) {
 		r := mustRing(t, ports(90, 91), NormalizeOptions{}, ringCfg(0, 0))
-		if len(r.Entries) != 0 || r.Size != 0 {
-			t.Errorf("entries %d size %d", len(r.Entries), r.Size)
+		if r.Len() != 0 || r.Size != 0 {
+			t.Errorf("entries %d size %d", r.Len(), r.Size)
 		}
 		if _, ok := r.Pick(5, 0); ok {
 			t.Error("min ring 0 must give no host")
@@ -357,7 +357,7 @@ func TestRingEdgeCases(t *testing.T) {
 	t.Run("zero weight means default 1", func(t *testing.T) {
 		a := mustRing(t, []Host{{Address: "127.0.0.1:90"}, {Address: "127.0.0.1:91", Weight: 1}}, NormalizeOptions{}, ringCfg(12, 0))
 		b := mustRing(t, ports(90, 91), NormalizeOptions{}, ringCfg(12, 0))
-		if !slices.Equal(a.Entries, b.Entries) {
+		if !slices.Equal(ringEntries(a), ringEntries(b)) {
 			t.Error("weight 0 must behave as unset (1)")
 		}
 	})
@@ -365,8 +365,8 @@ func TestRingEdgeCases(t *testing.T) {
 		r := mustRing(t, []Host{{Address: "[2001:db8::1]:443", Weight: 1}}, NormalizeOptions{}, ringCfg(2, 0))
 		want := []uint64{XXHash64("[2001:db8::1]:443_0"), XXHash64("[2001:db8::1]:443_1")}
 		slices.Sort(want)
-		if len(r.Entries) != 2 || r.Entries[0].Hash != want[0] || r.Entries[1].Hash != want[1] {
-			t.Errorf("ring %v want %v", r.Entries, want)
+		if r.Len() != 2 || r.Hashes[0] != want[0] || r.Hashes[1] != want[1] {
+			t.Errorf("ring %v want %v", r.Hashes, want)
 		}
 	})
 	t.Run("duplicate hash keys", func(t *testing.T) {
@@ -379,9 +379,9 @@ func TestRingEdgeCases(t *testing.T) {
 			t.Errorf("warnings %v", r.Warnings)
 		}
 		// Equal points: the stable sort keeps the first host first, so it wins.
-		for _, e := range r.Entries {
-			if i, _ := r.Pick(e.Hash, 0); i != 0 {
-				t.Errorf("pick %d = %d", e.Hash, i)
+		for _, h := range r.Hashes {
+			if i, _ := r.Pick(h, 0); i != 0 {
+				t.Errorf("pick %d = %d", h, i)
 			}
 		}
 	})
@@ -413,39 +413,53 @@ func TestRingEdgeCases(t *testing.T) {
 }
 
 // The ketama search must equal "first entry >= h, else entry 0", including
-// duplicate points, h = 0 and h past the last point.
+// duplicate points, h = 0, h past the last point, and crowded buckets.
 func TestRingLookupMatchesFirstGreaterOrEqual(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for trial := range 300 {
+	for trial := range 600 {
 		n := 1 + rng.IntN(20)
-		r := &Ring{}
+		if trial%2 == 1 {
+			n = 1 + rng.IntN(3000)
+		}
+		hashes := make([]uint64, 0, n)
 		for i := range n {
 			v := rng.Uint64() >> (rng.IntN(4) * 16)
 			if trial%3 == 0 && i > 0 {
-				v = r.Entries[rng.IntN(i)].Hash
+				v = hashes[rng.IntN(i)]
 			}
-			r.Entries = append(r.Entries, RingEntry{Hash: v, Host: i})
+			hashes = append(hashes, v)
 		}
-		slices.SortStableFunc(r.Entries, func(a, b RingEntry) int {
-			if a.Hash < b.Hash {
-				return -1
-			} else if a.Hash > b.Hash {
-				return 1
-			}
-			return 0
-		})
+		slices.Sort(hashes)
+		r := &Ring{Hashes: hashes, EntryHosts: make([]int32, n)}
+		r.Index()
+		ref := make([]refRingEntry, n)
+		for i, h := range hashes {
+			ref[i].hash = h
+		}
 		probes := []uint64{0, math.MaxUint64}
-		for _, e := range r.Entries {
-			probes = append(probes, e.Hash, e.Hash-1, e.Hash+1)
+		for _, h := range hashes {
+			probes = append(probes, h, h-1, h+1)
 		}
 		for _, h := range probes {
-			want := sort.Search(n, func(i int) bool { return r.Entries[i].Hash >= h })
+			want := sort.Search(n, func(i int) bool { return hashes[i] >= h })
 			if want == n {
 				want = 0
 			}
 			if got, _ := r.Lookup(h, 0); got != want {
-				t.Fatalf("ring %v h=%d: got %d want %d", r.Entries, h, got, want)
+				t.Fatalf("ring of %d h=%d: got %d want %d", n, h, got, want)
+			}
+			if got, _ := ketamaLookup(ref, h); got != want {
+				t.Fatalf("reference ring of %d h=%d: got %d want %d", n, h, got, want)
 			}
 		}
 	}
+}
+
+// ringEntries is the ring as (hash, host) pairs.
+func ringEntries(r *Ring) []RingEntry {
+	out := make([]RingEntry, r.Len())
+	for i := range out {
+		out[i] = r.Entry(i)
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"slices"
+
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -13,8 +15,10 @@ type shared struct {
 	models map[*config.Cluster]*model.Model
 	routes []config.RouteTarget
 	routed bool
-	pgv    []*Violation
-	pgvRun bool
+	// routesTo indexes routes by cluster (RoutesTo).
+	routesTo map[string][]config.RouteTarget
+	pgv      []*Violation
+	pgvRun   bool
 	// strict restores per-field reporting (Options.Strict).
 	strict bool
 }
@@ -43,15 +47,16 @@ func (s *shared) Routes() []config.RouteTarget {
 	return s.routes
 }
 
-// RoutesTo lists the route targets naming cluster name.
+// RoutesTo lists the route targets naming cluster name, from an index
+// built once (a scan per cluster was quadratic on a mesh dump).
 func (s *shared) RoutesTo(name string) []config.RouteTarget {
-	var out []config.RouteTarget
-	for _, rt := range s.Routes() {
-		if rt.Cluster == name {
-			out = append(out, rt)
+	if s.routesTo == nil {
+		s.routesTo = map[string][]config.RouteTarget{}
+		for _, rt := range s.Routes() {
+			s.routesTo[rt.Cluster] = append(s.routesTo[rt.Cluster], rt)
 		}
 	}
-	return out
+	return slices.Clone(s.routesTo[name])
 }
 
 // Typed returns the decoded load_balancing_policy entries of c in order

@@ -59,6 +59,9 @@ type Config struct {
 	byName  map[string]*Cluster
 	written map[string]bool
 	trimmed map[string]bool
+
+	routesTo  map[string][]RouteTarget // RoutesTo's index over Routes
+	routesToN int                      // len(Routes) when it was built
 }
 
 // Trimmed reports whether file is an Envoy-written dump that provably lost

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
@@ -119,14 +120,17 @@ func (c *Config) RouteTargets() []RouteTarget {
 
 // RoutesTo lists every route target that sends traffic to cluster, in
 // file order.
+// An index by cluster, built on first use: reports ask once per cluster,
+// and rescanning every route each time was quadratic on a mesh dump.
 func (c *Config) RoutesTo(cluster string) []RouteTarget {
-	var out []RouteTarget
-	for _, t := range c.RouteTargets() {
-		if t.Cluster == cluster {
-			out = append(out, t)
+	if c.routesTo == nil || c.routesToN != len(c.Routes) {
+		c.routesTo = map[string][]RouteTarget{}
+		c.routesToN = len(c.Routes)
+		for _, t := range c.RouteTargets() {
+			c.routesTo[t.Cluster] = append(c.routesTo[t.Cluster], t)
 		}
 	}
-	return out
+	return slices.Clone(c.routesTo[cluster])
 }
 
 // HasMatch reports whether the route or its weighted cluster sets an

@@ -34,7 +34,8 @@ func addBudgets(c *config.Config, cl *config.Cluster, opt model.Options, cr *tra
 		}
 		return nil
 	}
-	in, err := model.ClusterInputOf(c, cl, opt)
+	// model.ClusterInputOf without building the model a second time.
+	in, _, err := model.Input(c, cl, m, model.Settings(c, cl), opt)
 	if err != nil {
 		return err
 	}

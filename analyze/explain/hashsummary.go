@@ -43,7 +43,7 @@ func hashNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.LBS
 	if l, ok := model.NodeLocality(c, model.Options{}); ok {
 		local = &l
 	}
-	hs, err := placement.Build(m.Policy, m.Hosts, m, s, local)
+	hs, err := placement.BuildShares(m.Policy, m.Hosts, m, s, local) // a summary: no lookups
 	if err != nil {
 		return []string{fmt.Sprintf("the %s cannot be built: %v", placement.StructureName(m.Policy), err)}
 	}

@@ -381,18 +381,31 @@ func removal(c *config.Config, m *model.Model, s model.LBSettings, local *lbmode
 }
 
 // removedShare is the fraction of the whole hash space the removed hosts
-// answered: the minimum that has to move.
+// answered: the minimum that has to move. Each level's removed shares are
+// listed once (by an address set), then summed in the same order as before.
 func removedShare(hs *placement.Setup, addrs []string) float64 {
+	gone := make(map[string]bool, len(addrs))
+	for _, a := range addrs {
+		gone[a] = true
+	}
+	perLevel := map[int][]float64{}
 	total := 0.0
 	for r := uint64(0); r < 100; r++ {
 		p, _ := hs.Choose(r)
 		if p >= len(hs.Levels) {
 			continue
 		}
-		for _, s := range hs.Levels[p].Shares() {
-			if slices.Contains(addrs, s.Address) {
-				total += s.Share / 100
+		removed, ok := perLevel[p]
+		if !ok {
+			for _, s := range hs.Levels[p].Shares() {
+				if gone[s.Address] {
+					removed = append(removed, s.Share)
+				}
 			}
+			perLevel[p] = removed
+		}
+		for _, v := range removed {
+			total += v / 100
 		}
 	}
 	return total

@@ -83,8 +83,9 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		if l, ok := NodeLocality(c, opt); ok {
 			local = &l
 		}
+		tables := m.Tables()
 		hp.LB.Precomputed = func(source []lbmodel.Host) ([]float64, error) {
-			return hashShares(policy, hosts, source, ring, maglev, locality, local)
+			return hashShares(tables, policy, hosts, source, ring, maglev, locality, local)
 		}
 		// ThreadAwareLoadBalancerBase builds one table per priority over
 		// its healthy hosts (all in panic) with locality weights folded
@@ -148,8 +149,9 @@ func LocalClusterName(c *config.Config, opt Options) string {
 // panic. normalizeWeights (thread_aware_lb_impl.cc) sums the locality
 // weights of every locality of the priority, those without a healthy host
 // included, which sets the smallest normalized weight and so the ring size:
-// it is given all of the priority's hosts.
-func hashShares(policy string, all, source []lbmodel.Host, ring lbmodel.RingConfig, maglev lbmodel.MaglevConfig, locality bool, local *lbmodel.Locality) ([]float64, error) {
+// it is given all of the priority's hosts. Tables are built once per
+// cluster and shared with the notes.
+func hashShares(tables *lbmodel.TableCache, policy string, all, source []lbmodel.Host, ring lbmodel.RingConfig, maglev lbmodel.MaglevConfig, locality bool, local *lbmodel.Locality) ([]float64, error) {
 	out := make([]float64, len(source))
 	if len(source) == 0 {
 		return out, nil
@@ -170,30 +172,19 @@ func hashShares(policy string, all, source []lbmodel.Host, ring lbmodel.RingConf
 	var hs []lbmodel.HostShare
 	switch policy {
 	case "RING_HASH":
-		r, err := lbmodel.BuildRing(nw, ring)
+		r, err := tables.Ring(nw, ring)
 		if err != nil {
 			return nil, err
 		}
 		hs = r.Shares()
 	default:
-		t, err := lbmodel.BuildMaglev(nw, maglev)
+		t, err := tables.MaglevCounts(nw, maglev) // shares need no slots
 		if err != nil {
 			return nil, err
 		}
 		hs = t.Shares()
 	}
-	// Map back by address: the ring orders hosts its own way.
-	used := make([]bool, len(source))
-	for _, s := range hs {
-		for i, h := range source {
-			if !used[i] && h.Address == s.Address {
-				used[i] = true
-				out[i] = s.Share
-				break
-			}
-		}
-	}
-	return out, nil
+	return lbmodel.SharesByAddress(source, hs), nil
 }
 
 // HealthOverride is one --set-health what-if.

@@ -25,6 +25,17 @@ type Model struct {
 	// is true for envoy.clusters.aggregate even when the list is empty.
 	IsAggregate bool
 	Aggregate   []string
+
+	tables *lbmodel.TableCache
+}
+
+// Tables is the cluster's ring/Maglev cache, shared by its host shares and
+// its placement notes so each table is built once.
+func (m *Model) Tables() *lbmodel.TableCache {
+	if m.tables == nil {
+		m.tables = &lbmodel.TableCache{}
+	}
+	return m.tables
 }
 
 // Levels is the cluster's priority levels for lbmodel.
@@ -95,7 +106,14 @@ func resolvesDNS(p *clusterv3.Cluster) bool {
 // constructors: hostname_ = hostname, else socket_address.address), which
 // use_hostname_for_hashing then hashes.
 func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHost, dns bool) []lbmodel.Host {
-	var hosts []lbmodel.Host
+	n := 0
+	for _, group := range a.GetEndpoints() {
+		n += len(group.GetLbEndpoints())
+	}
+	if n == 0 {
+		return nil
+	}
+	hosts := make([]lbmodel.Host, 0, n)
 	for _, group := range a.GetEndpoints() {
 		loc := lbmodel.Locality{
 			Region:  group.GetLocality().GetRegion(),

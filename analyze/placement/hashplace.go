@@ -35,6 +35,16 @@ type Setup struct {
 // Build computes priority loads for hosts and builds each level's
 // ring (policy RING_HASH) or table (MAGLEV).
 func Build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettings, local *lbmodel.Locality) (*Setup, error) {
+	return build(policy, hosts, m, s, local, true)
+}
+
+// BuildShares is Build for shares and summaries only: Maglev tables are
+// counts-only (lbmodel.BuildMaglevCounts), so Pick finds no host in them.
+func BuildShares(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettings, local *lbmodel.Locality) (*Setup, error) {
+	return build(policy, hosts, m, s, local, false)
+}
+
+func build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettings, local *lbmodel.Locality, lookups bool) (*Setup, error) {
 	levels := lbmodel.LevelsFromHosts(hosts, m.OverprovisioningFactor, m.WeightedPriorityHealth)
 	hs := &Setup{Policy: policy, Load: lbmodel.ComputePriorityLoad(levels, m.PanicThreshold)}
 	for p := range levels {
@@ -53,9 +63,13 @@ func Build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettin
 			return nil, fmt.Errorf("P%d: %v", p, err)
 		}
 		if policy == "RING_HASH" {
-			pl.Ring, err = lbmodel.BuildRing(nw, s.Ring)
+			pl.Ring, err = m.Tables().Ring(nw, s.Ring)
 		} else {
-			pl.Table, err = lbmodel.BuildMaglev(nw, s.Maglev)
+			if lookups {
+				pl.Table, err = m.Tables().Maglev(nw, s.Maglev)
+			} else {
+				pl.Table, err = m.Tables().MaglevCounts(nw, s.Maglev)
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -83,7 +97,7 @@ func (pl *Level) Pick(h uint64) (addr string, position uint64, ok bool) {
 		if !ok {
 			return "", 0, false
 		}
-		return pl.Ring.Hosts[pl.Ring.Entries[e].Host].Host.Address, uint64(e), true
+		return pl.Ring.Hosts[pl.Ring.EntryHosts[e]].Host.Address, uint64(e), true
 	}
 	if pl.Table == nil {
 		return "", 0, false
@@ -105,9 +119,9 @@ func (pl *Level) Owner(h uint64) string {
 // size is the number of ring entries or table slots (0 for an empty table).
 func (pl *Level) Size() uint64 {
 	if pl.Ring != nil {
-		return uint64(len(pl.Ring.Entries))
+		return uint64(pl.Ring.Len())
 	}
-	if pl.Table != nil && len(pl.Table.Slots) > 0 {
+	if pl.Table != nil && len(pl.Table.Hosts) > 0 { // Slots may be counts-only
 		return pl.Table.Size
 	}
 	return 0
@@ -142,13 +156,8 @@ func movedBetween(b, a *Level) (float64, map[string]float64, error) {
 	if b.Ring != nil {
 		moved := lbmodel.RingMoved(b.Ring, a.Ring)
 		// The same segment walk as RingMoved, keeping the destination.
-		var cuts []uint64
-		for _, e := range b.Ring.Entries {
-			cuts = append(cuts, e.Hash)
-		}
-		for _, e := range a.Ring.Entries {
-			cuts = append(cuts, e.Hash)
-		}
+		cuts := make([]uint64, 0, b.Ring.Len()+a.Ring.Len())
+		cuts = append(append(cuts, b.Ring.Hashes...), a.Ring.Hashes...)
 		slices.Sort(cuts)
 		cuts = slices.Compact(cuts)
 		for i, c := range cuts {

@@ -48,9 +48,9 @@ func Dump(hs *Setup, i int, pr *HashPriority) {
 	pl := &hs.Levels[i]
 	switch {
 	case pl.Ring != nil:
-		pr.Ring = make([]RingEntry, len(pl.Ring.Entries))
-		for k, e := range pl.Ring.Entries {
-			pr.Ring[k] = RingEntry{Hash: e.Hash, Host: pl.Ring.Hosts[e.Host].Host.Address}
+		pr.Ring = make([]RingEntry, pl.Ring.Len())
+		for k, h := range pl.Ring.Hashes {
+			pr.Ring[k] = RingEntry{Hash: h, Host: pl.Ring.Hosts[pl.Ring.EntryHosts[k]].Host.Address}
 		}
 	case pl.Table != nil:
 		pr.Table = make([]string, len(pl.Table.Slots))
