@@ -114,6 +114,7 @@ func globalFlags() []cli.Flag {
 			Validator: oneOf("semantics", "envoy", "grpc", "both")},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no warnings on standard error (errors still)"},
 		&cli.BoolFlag{Name: "verbose", Usage: "list every warning (and every row where output is summarised)"},
+		maxInputFlag(),
 	}
 }
 

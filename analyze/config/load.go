@@ -16,6 +16,8 @@ import (
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	"go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // Kinds of document lbctl reads; "" detects the kind from the document's shape.
@@ -318,7 +320,7 @@ func (l *loader) link() {
 }
 
 // maxPriority is the largest priority Envoy accepts (PGV: lte 128).
-const maxPriority = 128
+const maxPriority = lbmodel.MaxPriority
 
 // checkAssignment rejects what the model cannot hold: priorities beyond
 // Envoy's limit (each priority is a level, so a huge one would be a huge
