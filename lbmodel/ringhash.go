@@ -1,6 +1,7 @@
 package lbmodel
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -119,14 +120,15 @@ func BuildRing(nw NormalizedWeights, cfg RingConfig) (*Ring, error) {
 		r.MinHashesPerHost = min(r.MinHashesPerHost, n)
 		r.MaxHashesPerHost = max(r.MaxHashesPerHost, n)
 	}
-	slices.SortStableFunc(r.Entries, func(a, b RingEntry) int {
-		switch {
-		case a.Hash < b.Hash:
-			return -1
-		case a.Hash > b.Hash:
-			return 1
+	// Stable by hash: entries were built host by host, so ordering equal
+	// hashes by host keeps build order (equal hash and host are
+	// indistinguishable). O(n log n), where the stable sort's O(n log² n)
+	// took seconds on Envoy's largest (8M) ring.
+	slices.SortFunc(r.Entries, func(a, b RingEntry) int {
+		if c := cmp.Compare(a.Hash, b.Hash); c != 0 {
+			return c
 		}
-		return 0
+		return cmp.Compare(a.Host, b.Host)
 	})
 	r.Warnings = keyWarnings(r.Keys)
 	return r, nil
