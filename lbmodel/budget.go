@@ -58,7 +58,7 @@ type budgetState struct {
 // isHealthyHost is the "healthy" bucket of LevelsFromHosts.
 func isHealthyHost(h Host) bool { return !h.Status.Excluded() && h.Health() == Healthy }
 
-// failWeights returns the weights of priority p's healthy hosts in the
+// failWeights returns the running sums of the weights of priority p's healthy hosts, in the
 // order they fail.
 func failWeights(hosts []Host, p int, order FailOrder) []uint64 {
 	var idx []int
@@ -71,20 +71,20 @@ func failWeights(hosts []Host, p int, order FailOrder) []uint64 {
 		// Stable: equal weights keep last-in-file-order first.
 		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(hostWeight(hosts[b]), hostWeight(hosts[a])) })
 	}
-	ws := make([]uint64, len(idx))
+	// Running sums (cum[k] is the weight of the first k), so that failing
+	// k hosts costs O(1) and a scan over every k stays linear.
+	cum := make([]uint64, len(idx)+1)
 	for i, h := range idx {
-		ws[i] = hostWeight(hosts[h])
+		cum[i+1] = cum[i] + uint64(hostWeight(hosts[h]))
 	}
-	return ws
+	return cum
 }
 
-// failLevel returns l with the first k hosts of ws turned from healthy to
+// failLevel returns l with the first k hosts of cum (failWeights) turned from healthy to
 // unhealthy.
-func failLevel(l Level, ws []uint64, k int) Level {
+func failLevel(l Level, cum []uint64, k int) Level {
 	l.Healthy -= k
-	for _, w := range ws[:k] {
-		l.HealthyWeight -= w
-	}
+	l.HealthyWeight -= cum[k]
 	return l
 }
 
@@ -145,7 +145,7 @@ func ClusterBudgets(c ClusterInput, order FailOrder) []Budget {
 	work := slices.Clone(levels)
 	for p := range levels {
 		ws := failWeights(c.Hosts, p, order)
-		out[p], _ = scanBudget(len(ws), state(levels, p), func(k int) budgetState {
+		out[p], _ = scanBudget(len(ws)-1, state(levels, p), func(k int) budgetState {
 			work[p] = failLevel(levels[p], ws, k)
 			return state(work, p)
 		})
@@ -186,7 +186,7 @@ func AggregateBudgets(children []AggregateChildInput, threshold int, order FailO
 	for i, ll := range lin {
 		ws := failWeights(hosts[ll.Cluster], ll.Priority, order)
 		work := slices.Clone(base)
-		out[i].Budget, out[i].BeforeFailover = scanBudget(len(ws), state(base, i, ll.Cluster), func(k int) budgetState {
+		out[i].Budget, out[i].BeforeFailover = scanBudget(len(ws)-1, state(base, i, ll.Cluster), func(k int) budgetState {
 			for j, c := range base {
 				if c.Kind == ChildPresent && c.Name == ll.Cluster {
 					work[j].Levels = slices.Clone(c.Levels)

@@ -158,15 +158,17 @@ func hashShares(policy string, source []lbmodel.Host, ring lbmodel.RingConfig, m
 		}
 		hs = t.Shares()
 	}
-	// Map back by address: the ring orders hosts its own way.
-	used := make([]bool, len(source))
+	// Map back by address: the ring orders hosts its own way. A repeated
+	// address takes the shares in turn, first unused source first; indexed
+	// so that 100,000 hosts are not 10^10 comparisons.
+	byAddr := map[string][]int{}
+	for i, h := range source {
+		byAddr[h.Address] = append(byAddr[h.Address], i)
+	}
 	for _, s := range hs {
-		for i, h := range source {
-			if !used[i] && h.Address == s.Address {
-				used[i] = true
-				out[i] = s.Share
-				break
-			}
+		if idx := byAddr[s.Address]; len(idx) > 0 {
+			out[idx[0]] = s.Share
+			byAddr[s.Address] = idx[1:]
 		}
 	}
 	return out, nil
