@@ -1,7 +1,10 @@
 package config
 
 import (
+	"bytes"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -113,6 +116,56 @@ func checkEncoding(file string, data []byte) *Problem {
 			col++
 		}
 		i += w
+	}
+	return nil
+}
+
+// checkJSONCommas finds a trailing comma ("[1, 2,]", "{"a": 1,}") in a JSON
+// document. YAML's flow collections allow one, so the YAML parser does not
+// object, but Envoy reads a file not named .yaml/.yml as JSON
+// (MessageUtil::loadFromFile) and protobuf's JSON lexer rejects it
+// (json/internal/lexer.h VisitArray/VisitObject: "expected ']'").
+func checkJSONCommas(file string, data []byte) *Problem {
+	ext := strings.ToLower(filepath.Ext(file))
+	if ext == ".yaml" || ext == ".yml" {
+		return nil
+	}
+	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	if len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
+		return nil
+	}
+	line, col := 1, 1
+	inString, escaped := false, false
+	commaLine, commaCol := 0, 0 // the last comma outside strings, if only blanks followed
+	for _, r := range string(data) {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case r == '\\':
+				escaped = true
+			case r == '"':
+				inString = false
+			}
+		case r == '"':
+			inString, commaLine = true, 0
+		case r == ',':
+			commaLine, commaCol = line, col
+		case r == '}' || r == ']':
+			if commaLine > 0 {
+				return &Problem{Pos: Pos{File: file, Line: commaLine, Col: commaCol}, Code: CodeSyntax,
+					Msg: fmt.Sprintf("invalid JSON: trailing comma before '%c'", r)}
+			}
+		case r == ' ' || r == '\t' || r == '\r' || r == '\n':
+		default:
+			commaLine = 0
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"io"
+	"math"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -286,6 +287,7 @@ func (l *loader) link() {
 	}
 	for _, cl := range l.cfg.Clusters {
 		l.checkAssignment(cl.Proto.GetLoadAssignment())
+		l.checkPanicNaN(cl.Proto)
 	}
 	for _, a := range l.cfg.Assignments {
 		l.checkAssignment(a)
@@ -337,4 +339,17 @@ func (l *loader) checkAssignment(a interface {
 				Msg: fmt.Sprintf("priority %d is above Envoy's limit of %d", g.GetPriority(), maxPriority)})
 		}
 	}
+}
+
+// checkPanicNaN rejects a NaN healthy_panic_threshold, as Envoy does: the
+// PGV range check lets NaN through (every comparison is false), but
+// PROTOBUF_PERCENT_TO_ROUNDED_INTEGER_OR_DEFAULT (source/common/protobuf/
+// utility.h) throws "Value not in the range of 0..100 range.".
+func (l *loader) checkPanicNaN(c *clusterv3.Cluster) {
+	t := c.GetCommonLbConfig().GetHealthyPanicThreshold()
+	if t == nil || !math.IsNaN(t.GetValue()) {
+		return
+	}
+	l.problem(Problem{Pos: l.cfg.Sources.ValuePos(t, "value"), Code: CodeInvalidValue,
+		Msg: fmt.Sprintf("cluster %q: healthy_panic_threshold is NaN; Envoy rejects the cluster (\"Value not in the range of 0..100 range.\")", c.GetName())})
 }

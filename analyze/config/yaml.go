@@ -19,6 +19,9 @@ func parseDocuments(file string, data []byte) ([]*yaml.Node, Problems) {
 	if p := checkEncoding(file, data); p != nil {
 		return nil, Problems{*p}
 	}
+	if p := checkJSONCommas(file, data); p != nil {
+		return nil, Problems{*p}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
 	var probs Problems

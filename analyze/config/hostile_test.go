@@ -1,0 +1,61 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// loadAs loads data as one file named name.
+func loadAs(name, data string) (*Config, error) { return LoadBytes(name, []byte(data), "") }
+
+func TestJSONTrailingCommaRejected(t *testing.T) {
+	cfg, err := loadAs("c.json", "{\"name\": \"c\",\n \"type\": \"STATIC\",\n}\n")
+	if err == nil || cfg.Problems.Errors()[0].Pos.String() != "c.json:2:18" || !strings.Contains(err.Error(), "trailing comma before '}'") {
+		t.Fatalf("object: %v", err)
+	}
+	if _, err := loadAs("<stdin>", `{"name": "c", "x": [1, 2, ]}`); err == nil || !strings.Contains(err.Error(), "<stdin>:1:25: invalid JSON: trailing comma before ']'") {
+		t.Fatalf("array: %v", err)
+	}
+	// Commas inside strings are data; YAML files keep YAML's flow rules.
+	if _, err := loadAs("c.json", `{"name": "a,}", "type": "STATIC"}`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadAs("c.yaml", "{name: c, type: STATIC, }\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Envoy's JSON parsing (protobuf JsonStringToMessage with
+// allow_legacy_syntax) takes a single value where a list is expected;
+// envoyproxy/examples' dynamic-config-fs lds.yaml depends on it.
+func TestSingleValueForRepeatedFieldIsAList(t *testing.T) {
+	cfg, err := loadAs("c.yaml", "name: c\nlb_subset_config:\n  subset_selectors: {keys: [version]}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := cfg.Clusters[0].Proto.GetLbSubsetConfig().GetSubsetSelectors()
+	if len(sel) != 1 || strings.Join(sel[0].GetKeys(), ",") != "version" {
+		t.Fatalf("selectors = %v", sel)
+	}
+}
+
+func TestEmptyFileWarnsAtLineOne(t *testing.T) {
+	for _, data := range []string{"", "  \n", "# only a comment\n"} {
+		cfg, _ := loadAs("e.yaml", data)
+		if len(cfg.Problems) != 1 || cfg.Problems[0].Pos.String() != "e.yaml:1:1" || cfg.Problems[0].Msg != "file has no document" {
+			t.Errorf("%q: %v", data, cfg.Problems)
+		}
+	}
+}
+
+func TestNaNPanicThresholdRejected(t *testing.T) {
+	for _, c := range []struct{ file, data, pos string }{
+		{"n.yaml", "name: c\ncommon_lb_config:\n  healthy_panic_threshold: {value: .nan}\n", "n.yaml:3:36"},
+		{"n.json", `{"name": "c", "common_lb_config": {"healthy_panic_threshold": {"value": "NaN"}}}`, "n.json:1:73"},
+	} {
+		cfg, err := loadAs(c.file, c.data)
+		if err == nil || cfg.Problems.Errors()[0].Pos.String() != c.pos || !strings.Contains(err.Error(), "healthy_panic_threshold is NaN") {
+			t.Errorf("%s: %v", c.file, err)
+		}
+	}
+}
