@@ -3,8 +3,8 @@ package config
 import (
 	"fmt"
 	"io"
-	"math"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
