@@ -59,3 +59,49 @@ func TestNaNPanicThresholdRejected(t *testing.T) {
 		}
 	}
 }
+
+const staticWithCLA = `name: s
+type: STATIC
+load_assignment: {cluster_name: s, endpoints: [{lb_endpoints: [{endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}}]}]}
+---
+"@type": type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment
+cluster_name: s
+endpoints: [{lb_endpoints: [{endpoint: {address: {socket_address: {address: 10.9.9.9, port_value: 80}}}}]}]
+`
+
+// A separate assignment does not replace a STATIC cluster's endpoints:
+// only EDS clusters subscribe to assignments. Said, not silent.
+func TestAssignmentForStaticClusterNotUsed(t *testing.T) {
+	cfg, err := loadAs("s.yaml", staticWithCLA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := cfg.Cluster("s")
+	if cl.FromEDS || cl.Assignment != cl.Proto.GetLoadAssignment() {
+		t.Fatal("the separate assignment replaced the inline endpoints")
+	}
+	if len(cfg.Problems) != 1 || cfg.Problems[0].Pos.String() != "s.yaml:6:1" || !strings.Contains(cfg.Problems[0].Msg, `ClusterLoadAssignment for "s" is not used: the cluster is STATIC`) {
+		t.Fatalf("problems: %v", cfg.Problems)
+	}
+}
+
+// Two assignments for one EDS cluster: the later is used, with a warning
+// at it.
+func TestTwoAssignmentsForOneCluster(t *testing.T) {
+	cla := func(ip string) string {
+		return "---\n\"@type\": type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment\ncluster_name: e\n" +
+			"endpoints: [{lb_endpoints: [{endpoint: {address: {socket_address: {address: " + ip + ", port_value: 80}}}}]}]\n"
+	}
+	src := "name: e\ntype: EDS\neds_cluster_config: {eds_config: {ads: {}}}\n" + cla("10.0.0.1") + cla("10.0.0.2")
+	cfg, err := loadAs("e.yaml", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := cfg.Cluster("e").Assignment
+	if got := a.GetEndpoints()[0].GetLbEndpoints()[0].GetEndpoint().GetAddress().GetSocketAddress().GetAddress(); got != "10.0.0.2" {
+		t.Fatalf("used %s, want the later 10.0.0.2", got)
+	}
+	if len(cfg.Problems) != 1 || cfg.Problems[0].Pos.String() != "e.yaml:10:1" || !strings.Contains(cfg.Problems[0].Msg, `second ClusterLoadAssignment for "e" (first at e.yaml:5:1); this later one is used`) {
+		t.Fatalf("problems: %v", cfg.Problems)
+	}
+}

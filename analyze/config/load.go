@@ -289,6 +289,7 @@ func (l *loader) link() {
 		l.checkAssignment(cl.Proto.GetLoadAssignment())
 		l.checkPanicNaN(cl.Proto)
 	}
+	joined := map[*Cluster]*endpointv3.ClusterLoadAssignment{}
 	for _, a := range l.cfg.Assignments {
 		l.checkAssignment(a)
 		if a.GetClusterName() == "" {
@@ -316,9 +317,30 @@ func (l *loader) link() {
 			}
 			continue
 		}
+		file := src.Pos(a).File
+		if !l.cfg.EnvoyWritten(file) && !usesEDS(cl.Proto) && len(cl.Proto.GetLoadAssignment().GetEndpoints()) > 0 {
+			// Only EDS clusters subscribe to assignments (EdsClusterImpl);
+			// a STATIC or DNS cluster keeps its own load_assignment. (An
+			// Envoy-written dump lists every cluster's current hosts as an
+			// assignment, so there it is the truth.)
+			l.problem(Problem{Pos: src.FieldPos(a, "cluster_name"), Severity: SevWarning, Code: CodeReference,
+				Msg: fmt.Sprintf("ClusterLoadAssignment for %q is not used: the cluster is %s and keeps its inline load_assignment (only EDS clusters take assignments)", a.GetClusterName(), cl.Proto.GetType())})
+			continue
+		}
+		if prev, ok := joined[cl]; ok {
+			l.problem(Problem{Pos: src.FieldPos(a, "cluster_name"), Severity: SevWarning, Code: CodeDuplicateName,
+				Msg: fmt.Sprintf("second ClusterLoadAssignment for %q (first at %s); this later one is used, as an EDS update replaces the previous one", a.GetClusterName(), src.Pos(prev))})
+		}
+		joined[cl] = a
 		cl.Assignment = a
 		cl.FromEDS = true
 	}
+}
+
+// usesEDS reports a cluster whose endpoints come from EDS: type EDS, or a
+// custom cluster type (which may read assignments its own way).
+func usesEDS(c *clusterv3.Cluster) bool {
+	return c.GetClusterType() != nil || c.GetType() == clusterv3.Cluster_EDS
 }
 
 // maxPriority is the largest priority Envoy accepts (PGV: lte 128).
