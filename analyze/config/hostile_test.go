@@ -105,3 +105,29 @@ func TestTwoAssignmentsForOneCluster(t *testing.T) {
 		t.Fatalf("problems: %v", cfg.Problems)
 	}
 }
+
+func TestScopedRoutesAndVHDSAreSaid(t *testing.T) {
+	dump := `{"configs": [
+ {"@type": "type.googleapis.com/envoy.admin.v3.ScopedRoutesConfigDump",
+  "dynamic_scoped_route_configs": [{"name": "s", "scoped_route_configs": [{"@type": "type.googleapis.com/envoy.config.route.v3.ScopedRouteConfiguration", "name": "x", "route_configuration_name": "rc"}]}]},
+ {"@type": "type.googleapis.com/envoy.admin.v3.ClustersConfigDump",
+  "dynamic_warming_clusters": [{"cluster": {"@type": "type.googleapis.com/envoy.config.cluster.v3.Cluster", "name": "w"}}]}]}`
+	cfg, err := loadAs("d.json", dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Problems) != 1 || cfg.Problems[0].Pos.String() != "d.json:2:2" || !strings.Contains(cfg.Problems[0].Msg, "1 scoped route configuration(s) (SRDS) not modelled") {
+		t.Fatalf("problems: %v", cfg.Problems)
+	}
+	// A warming cluster is read, as Envoy's dump shows it.
+	if cfg.Cluster("w") == nil {
+		t.Fatal("warming cluster w dropped")
+	}
+	cfg, err = loadAs("r.yaml", "\"@type\": type.googleapis.com/envoy.config.route.v3.RouteConfiguration\nname: rc\nvhds: {config_source: {ads: {}}}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Problems) != 1 || cfg.Problems[0].Pos.String() != "r.yaml:3:1" || !strings.Contains(cfg.Problems[0].Msg, `route configuration "rc" uses VHDS`) {
+		t.Fatalf("problems: %v", cfg.Problems)
+	}
+}

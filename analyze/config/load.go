@@ -249,6 +249,15 @@ func (l *loader) addListener(li *listenerv3.Listener) {
 
 // addRoutes keeps a route configuration; rank orders it inside a dump.
 func (l *loader) addRoutes(r *routev3.RouteConfiguration, rank int) {
+	if r.GetVhds() != nil {
+		// Virtual hosts delivered on demand (VHDS) are not in the route
+		// configuration resource itself; an Envoy-written dump shows the
+		// merged result, a control plane's file does not.
+		if pos := l.cfg.Sources.FieldPos(r, "vhds"); !l.cfg.EnvoyWritten(pos.File) {
+			l.problem(Problem{Pos: pos, Severity: SevWarning, Code: CodeReference,
+				Msg: fmt.Sprintf("route configuration %q uses VHDS: only the virtual hosts written here are read, not those Envoy would fetch on demand", r.GetName())})
+		}
+	}
 	if l.dump != nil {
 		l.dump.routes.add(r.GetName(), r, rank)
 		return
