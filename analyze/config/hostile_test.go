@@ -131,3 +131,13 @@ func TestScopedRoutesAndVHDSAreSaid(t *testing.T) {
 		t.Fatalf("problems: %v", cfg.Problems)
 	}
 }
+
+func TestAggregateTypedConfigOfWrongType(t *testing.T) {
+	src := "name: a\nlb_policy: CLUSTER_PROVIDED\ncluster_type:\n  name: envoy.clusters.aggregate\n  typed_config:\n" +
+		"    \"@type\": type.googleapis.com/envoy.config.cluster.v3.Cluster\n    name: x\n"
+	cfg, err := loadAs("a.yaml", src)
+	if err == nil || cfg.Problems.Errors()[0].Pos.String() != "a.yaml:6:14" ||
+		!strings.Contains(err.Error(), "needs a typed_config of type envoy.extensions.clusters.aggregate.v3.ClusterConfig, not envoy.config.cluster.v3.Cluster") {
+		t.Fatalf("got %v", err)
+	}
+}

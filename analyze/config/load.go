@@ -297,6 +297,7 @@ func (l *loader) link() {
 	for _, cl := range l.cfg.Clusters {
 		l.checkAssignment(cl.Proto.GetLoadAssignment())
 		l.checkPanicNaN(cl.Proto)
+		l.checkAggregateConfig(cl.Proto)
 	}
 	joined := map[*Cluster]*endpointv3.ClusterLoadAssignment{}
 	for _, a := range l.cfg.Assignments {
@@ -383,4 +384,25 @@ func (l *loader) checkPanicNaN(c *clusterv3.Cluster) {
 	}
 	l.problem(Problem{Pos: l.cfg.Sources.ValuePos(t, "value"), Code: CodeInvalidValue,
 		Msg: fmt.Sprintf("cluster %q: healthy_panic_threshold is NaN; Envoy rejects the cluster (\"Value not in the range of 0..100 range.\")", c.GetName())})
+}
+
+const aggregateConfigType = "type.googleapis.com/envoy.extensions.clusters.aggregate.v3.ClusterConfig"
+
+// checkAggregateConfig rejects an envoy.clusters.aggregate cluster whose
+// typed_config is another type: Envoy picks the cluster factory by name
+// and unpacks typed_config into its ClusterConfig
+// (ConfigurableClusterFactoryBase, Config::Utility::translateOpaqueConfig),
+// which fails ("Unable to unpack as ..."), so the cluster is rejected.
+func (l *loader) checkAggregateConfig(c *clusterv3.Cluster) {
+	ct := c.GetClusterType()
+	if ct.GetName() != "envoy.clusters.aggregate" || ct.GetTypedConfig() == nil || ct.GetTypedConfig().GetTypeUrl() == aggregateConfigType {
+		return
+	}
+	pos := l.cfg.Sources.ValuePos(ct.GetTypedConfig(), "@type")
+	if pos.File == "" {
+		pos = l.cfg.Sources.FieldPos(ct, "typed_config")
+	}
+	l.problem(Problem{Pos: pos, Code: CodeType,
+		Msg: fmt.Sprintf("cluster %q: cluster_type envoy.clusters.aggregate needs a typed_config of type %s, not %s; Envoy rejects the cluster (unable to unpack)",
+			c.GetName(), strings.TrimPrefix(aggregateConfigType, "type.googleapis.com/"), strings.TrimPrefix(ct.GetTypedConfig().GetTypeUrl(), "type.googleapis.com/"))})
 }
