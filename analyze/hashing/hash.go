@@ -125,14 +125,21 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 		}
 		return nil, &model.UsageError{Msg: fmt.Sprintf("cluster %s uses %s; hash applies to RING_HASH and MAGLEV", m.Name, what)}
 	}
+	// A rejected value is reported where it is written.
 	pos := c.Sources.Pos(cl.Proto)
 	switch {
 	case m.Policy == "RING_HASH":
 		if err := s.Ring.Validate(); err != nil {
+			if s.RingFrom != nil {
+				pos = c.Sources.Pos(s.RingFrom)
+			}
 			return nil, fmt.Errorf("%s: cluster %q: %v (Envoy rejects this cluster)", pos, m.Name, err)
 		}
 	default:
 		if err := s.Maglev.Validate(); err != nil {
+			if s.MaglevFrom != nil {
+				pos = c.Sources.ValuePos(s.MaglevFrom, "table_size")
+			}
 			return nil, fmt.Errorf("%s: cluster %q: %v (Envoy rejects this cluster)", pos, m.Name, err)
 		}
 	}
