@@ -141,3 +141,10 @@ func TestAggregateTypedConfigOfWrongType(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestPortAbove65535Rejected(t *testing.T) {
+	cfg, err := loadAs("p.yaml", "name: c\ntype: STATIC\nload_assignment: {cluster_name: c, endpoints: [{lb_endpoints: [{endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 70000}}}}]}]}\n")
+	if err == nil || cfg.Problems.Errors()[0].Pos.String() != "p.yaml:3:134" || cfg.Problems.Errors()[0].Code != CodePortRange {
+		t.Fatalf("got %v", err)
+	}
+}

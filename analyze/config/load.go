@@ -366,6 +366,14 @@ func (l *loader) checkAssignment(a interface {
 		return
 	}
 	for _, g := range a.GetEndpoints() {
+		for _, e := range g.GetLbEndpoints() {
+			// SocketAddress.port_value is PGV lte: 65535; Envoy rejects
+			// the cluster, so explain must not model it.
+			if sa := e.GetEndpoint().GetAddress().GetSocketAddress(); sa.GetPortValue() > 65535 {
+				l.problem(Problem{Pos: l.cfg.Sources.ValuePos(sa, "port_value"), Code: CodePortRange,
+					Msg: fmt.Sprintf("port %d is above 65535; Envoy rejects the endpoint's cluster", sa.GetPortValue())})
+			}
+		}
 		if g.GetPriority() > maxPriority {
 			l.problem(Problem{Pos: l.cfg.Sources.ValuePos(g, "priority"), Code: CodePriorityRange,
 				Msg: fmt.Sprintf("priority %d is above Envoy's limit of %d", g.GetPriority(), maxPriority)})
