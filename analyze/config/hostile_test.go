@@ -148,3 +148,14 @@ func TestPortAbove65535Rejected(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestHostLimitAtTheEndpointPastIt(t *testing.T) {
+	defer func(n int) { maxHosts = n }(maxHosts)
+	maxHosts = 3
+	ep := "{endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}}"
+	src := "name: c\ntype: STATIC\nload_assignment:\n  cluster_name: c\n  endpoints:\n  - lb_endpoints: [" + ep + ", " + ep + "]\n  - lb_endpoints:\n    - " + ep + "\n    - " + ep + "\n"
+	cfg, err := loadAs("h.yaml", src)
+	if err == nil || cfg.Problems.Errors()[0].Pos.String() != "h.yaml:9:7" || !strings.Contains(err.Error(), "more than 3 endpoints in this configuration (lbctl's limit on hosts)") {
+		t.Fatalf("got %v", err)
+	}
+}

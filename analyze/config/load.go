@@ -299,6 +299,7 @@ func (l *loader) link() {
 		l.checkPanicNaN(cl.Proto)
 		l.checkAggregateConfig(cl.Proto)
 	}
+	l.checkHosts()
 	joined := map[*Cluster]*endpointv3.ClusterLoadAssignment{}
 	for _, a := range l.cfg.Assignments {
 		l.checkAssignment(a)
@@ -413,4 +414,33 @@ func (l *loader) checkAggregateConfig(c *clusterv3.Cluster) {
 	l.problem(Problem{Pos: pos, Code: CodeType,
 		Msg: fmt.Sprintf("cluster %q: cluster_type envoy.clusters.aggregate needs a typed_config of type %s, not %s; Envoy rejects the cluster (unable to unpack)",
 			c.GetName(), strings.TrimPrefix(aggregateConfigType, "type.googleapis.com/"), strings.TrimPrefix(ct.GetTypedConfig().GetTypeUrl(), "type.googleapis.com/"))})
+}
+
+// maxHosts is MaxHosts; tests lower it.
+var maxHosts = MaxHosts
+
+// checkHosts bounds the endpoints of one configuration (MaxHosts), at the
+// endpoint that passes the bound: every report builds per-host state.
+func (l *loader) checkHosts() {
+	n := 0
+	check := func(a *endpointv3.ClusterLoadAssignment) bool {
+		for _, g := range a.GetEndpoints() {
+			if n += len(g.GetLbEndpoints()); n > maxHosts {
+				l.problem(Problem{Pos: l.cfg.Sources.ElemPos(g, "lb_endpoints", len(g.GetLbEndpoints())-(n-maxHosts)), Code: CodeInvalidValue,
+					Msg: fmt.Sprintf("more than %d endpoints in this configuration (lbctl's limit on hosts)", maxHosts)})
+				return false
+			}
+		}
+		return true
+	}
+	for _, cl := range l.cfg.Clusters {
+		if !check(cl.Proto.GetLoadAssignment()) {
+			return
+		}
+	}
+	for _, a := range l.cfg.Assignments {
+		if !check(a) {
+			return
+		}
+	}
 }
