@@ -159,3 +159,12 @@ func TestHostLimitAtTheEndpointPastIt(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// Found by FuzzLoadGroups: --kind client_status on a document without a
+// config list dereferenced nil.
+func TestClientStatusKindWithoutConfig(t *testing.T) {
+	cfg, _ := LoadBytes("c.yaml", []byte("name: c\n"), KindClientStatus)
+	if len(cfg.Problems) != 1 || !strings.Contains(cfg.Problems[0].Msg, "ClientStatusResponse has no config list") {
+		t.Fatalf("problems: %v", cfg.Problems)
+	}
+}
