@@ -23,6 +23,7 @@ var env = os.Getenv
 // exit code. It never panics on bad input: a panic inside a command is
 // reported as an internal error.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	fitAddressSpace()
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "lbctl: internal error: %v (please report this with the input that caused it)\n", r)
