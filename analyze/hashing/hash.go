@@ -189,7 +189,7 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 		pr, hosts := placement.Describe(hs, i, m.Policy)
 		if opt.Dump && !opt.Stream {
 			if n := placement.View(hs, i).Len(); n > placement.MaxDumpEntries {
-				return nil, fmt.Errorf("--dump: P%d's %s has %d entries, more than the %d a JSON or YAML report holds (placement.MaxDumpEntries); use -o text, which streams it",
+				return nil, fmt.Errorf("--dump: P%d's %s has %d entries, more than the %d a JSON or YAML report holds (lbctl's limit on dumps); use -o text, which streams it",
 					i, placement.StructureName(m.Policy), n, placement.MaxDumpEntries)
 			}
 			placement.Dump(hs, i, &pr)
