@@ -23,6 +23,7 @@ var env = os.Getenv
 // exit code. It never panics on bad input: a panic inside a command is
 // reported as an internal error.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	fitAddressSpace()
 	// Everything printed goes through a guard (guard.go).
 	stdout, stderr = newGuard(stdout), newGuard(stderr)
 	defer func() {
@@ -117,6 +118,7 @@ func globalFlags() []cli.Flag {
 			Validator: oneOf("semantics", "envoy", "grpc", "both")},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no warnings on standard error (errors still)"},
 		&cli.BoolFlag{Name: "verbose", Usage: "list every warning (and every row where output is summarised)"},
+		maxInputFlag(),
 	}
 }
 

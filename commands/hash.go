@@ -86,6 +86,7 @@ func hashOptions(cmd *cli.Command) (hashing.HashOptions, error) {
 		Dump:            cmd.Bool("dump"),
 		DumpPriority:    int(cmd.Int("priority")),
 		DumpPrioritySet: cmd.IsSet("priority"),
+		Stream:          cmd.String("output") == "text",
 		GRPC:            cmd.String("semantics") == "grpc",
 		Remove:          cmd.StringSlice("remove"),
 	}

@@ -90,6 +90,10 @@ func renderHash(t *Term, r *hashing.HashReport, all bool) {
 		}
 	}
 
+	if r.Dump != nil {
+		fmt.Fprintln(t.Out)
+		streamDump(t, *r.Dump)
+	}
 	if r.Ring != nil {
 		drows := make([][]string, len(r.Ring))
 		for i, p := range r.Ring {

@@ -342,7 +342,7 @@ func TestHashCLIErrors(t *testing.T) {
 		msg  string
 	}{
 		{"non-prime table (MaglevLoadBalancerTest.NoPrimeNumber)", []string{"fixtures/hash/bad.yaml", "-c", "not-prime"}, ExitInput,
-			"fixtures/hash/bad.yaml:2:3: cluster \"not-prime\": The table size of maglev must be prime number"},
+			"fixtures/hash/bad.yaml:5:35: cluster \"not-prime\": The table size of maglev must be prime number"},
 		{"min ring > max ring (RingHashLoadBalancerTest.BadRingSizeBounds)", []string{"fixtures/hash/bad.yaml", "-c", "min-over-max"}, ExitInput,
 			"ring hash: minimum_ring_size (20) > maximum_ring_size (10)"},
 		{"non-hash cluster", []string{"fixtures/hash/bad.yaml", "-c", "rr"}, ExitUsage,

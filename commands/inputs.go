@@ -22,7 +22,7 @@ func loadInputs(cmd *cli.Command, files []string) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := config.Load(append(inputs, live...), cmd.String("kind"))
+	cfg, err := config.LoadLimited(append(inputs, live...), cmd.String("kind"), limits(cmd))
 	guardSecrets(cmd, cfg)
 	if err != nil {
 		return cfg, inputError(err)

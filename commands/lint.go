@@ -78,7 +78,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	}
 	// A running Envoy's config_dump and /clusters are one configuration.
 	merge := cmd.Bool("merge") || live != nil
-	cfgs, _ := config.LoadGroups(append(inputs, live...), cmd.String("kind"), merge)
+	cfgs, _ := config.LoadGroupsLimited(append(inputs, live...), cmd.String("kind"), merge, limits(cmd))
 	for _, cfg := range cfgs {
 		guardSecrets(cmd, cfg)
 	}

@@ -34,7 +34,7 @@ func adminFlags() []cli.Flag {
 // liveInputs fetches --admin's answers as inputs (none without --admin);
 // a failed fetch is an input error (exit 3).
 func liveInputs(cmd *cli.Command) ([]config.Input, error) {
-	opt := config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout")}
+	opt := config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout"), MaxBytes: limits(cmd).MaxInput}
 	var ins []config.Input
 	if base := cmd.String("admin"); base != "" {
 		admin, err := config.FetchAdmin(base, opt)

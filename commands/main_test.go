@@ -23,7 +23,7 @@ func TestBadInputPositionsAndExitCodes(t *testing.T) {
 		code int
 		want string // on stderr
 	}{
-		{"malformed YAML", []string{"explain", "../fixtures/broken/malformed.yaml"}, ExitInput, "../fixtures/broken/malformed.yaml:3:1: invalid YAML"},
+		{"malformed YAML", []string{"explain", "../fixtures/broken/malformed.yaml"}, ExitInput, "../fixtures/broken/malformed.yaml:3:12: invalid YAML"},
 		{"duplicate key", []string{"explain", "../fixtures/broken/duplicate-key.yaml"}, ExitInput, "../fixtures/broken/duplicate-key.yaml:4:1: duplicate key \"lb_policy\""},
 		{"unknown field", []string{"explain", "../fixtures/broken/unknown-field.yaml"}, ExitInput, "../fixtures/broken/unknown-field.yaml:5:3: unknown field \"maximum_ring_sise\""},
 		{"wrong type", []string{"explain", "../fixtures/broken/wrong-type.yaml"}, ExitInput, "../fixtures/broken/wrong-type.yaml:6:12: expected a number"},

@@ -23,7 +23,7 @@ func observeFlag() cli.Flag {
 func runObserve(cmd *cli.Command, cfg *config.Config, report *traffic.Report, window time.Duration) error {
 	time.Sleep(window)
 	in, err := config.FetchAdminPath(cmd.String("admin"), "/clusters?format=json",
-		config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout")})
+		config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout"), MaxBytes: limits(cmd).MaxInput})
 	if err != nil {
 		return inputError(err)
 	}

@@ -3,7 +3,6 @@ package lbmodel
 import (
 	"fmt"
 	"math"
-	"slices"
 )
 
 // HostShare is one host's part of a ring or Maglev table.
@@ -95,34 +94,73 @@ func ComputeShareStats(shares []HostShare) ShareStats {
 // before and after removing hosts. It is measured exactly over the segments
 // cut by the points of both rings, not by sampling.
 func RingMoved(before, after *Ring) float64 {
-	owner := func(r *Ring, h uint64) string {
-		i, ok := r.Pick(h, 0)
-		if !ok {
-			return "\x00none"
+	moved, _ := RingMovedTo(before, after, "\x00none")
+	return moved
+}
+
+// RingMovedTo is RingMoved and, by the host that answers it after (none
+// for no host), the part of the hash space that moved.
+func RingMovedTo(before, after *Ring, none string) (float64, map[string]float64) {
+	to := map[string]float64{}
+	// Both rings are sorted by hash, so one merged sweep visits every cut
+	// in order and keeps, per ring, the first entry at or past it (what
+	// Ring.Lookup finds, wrapping to entry 0): linear, no copy of either
+	// ring (Envoy's rings reach 8M entries).
+	type cursor struct {
+		r *Ring
+		i int
+	}
+	owner := func(c *cursor, h uint64) string {
+		hs := c.r.Hashes
+		for c.i < len(hs) && hs[c.i] < h {
+			c.i++
 		}
-		return r.Hosts[i].Host.Address
+		if len(hs) == 0 {
+			return none
+		}
+		return c.r.Hosts[c.r.EntryHosts[c.i%len(hs)]].Host.Address
 	}
-	cuts := make([]uint64, 0, len(before.Hashes)+len(after.Hashes))
-	cuts = append(append(cuts, before.Hashes...), after.Hashes...)
-	if len(cuts) == 0 {
-		return 0
+	b, a := &cursor{r: before}, &cursor{r: after}
+	nb, na := len(before.Hashes), len(after.Hashes)
+	if nb+na == 0 {
+		return 0, to
 	}
-	slices.Sort(cuts)
-	cuts = slices.Compact(cuts)
-	// Both rings are constant on each (cuts[i-1], cuts[i]] and on the
-	// wrap-around arc (last, 2^64-1] + [0, cuts[0]], which cuts[0] represents.
+	last := uint64(0)
+	if nb > 0 {
+		last = before.Hashes[nb-1]
+	}
+	if na > 0 {
+		last = max(last, after.Hashes[na-1])
+	}
+	// Both rings are constant on each (prev, c] between consecutive cuts
+	// and on the wrap-around arc (last, 2^64-1] + [0, first cut].
 	moved := 0.0
-	for i, c := range cuts {
-		if owner(before, c) == owner(after, c) {
-			continue
+	first, prev := true, uint64(0)
+	for ib, ia := 0, 0; ib < nb || ia < na; {
+		var c uint64
+		switch {
+		case ia >= na || ib < nb && before.Hashes[ib] <= after.Hashes[ia]:
+			c = before.Hashes[ib]
+		default:
+			c = after.Hashes[ia]
 		}
-		if i == 0 {
-			moved += float64(c) + 1 + float64(math.MaxUint64-cuts[len(cuts)-1])
-		} else {
-			moved += float64(c - cuts[i-1])
+		for ib < nb && before.Hashes[ib] == c {
+			ib++
 		}
+		for ia < na && after.Hashes[ia] == c {
+			ia++
+		}
+		if dst := owner(a, c); owner(b, c) != dst {
+			arc := float64(c - prev)
+			if first {
+				arc = float64(c) + 1 + float64(math.MaxUint64-last)
+			}
+			moved += arc
+			to[dst] += arc / twoTo64
+		}
+		first, prev = false, c
 	}
-	return moved / twoTo64
+	return moved / twoTo64, to
 }
 
 // MaglevMoved is the fraction of slots whose host (compared by address;

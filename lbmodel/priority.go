@@ -54,16 +54,22 @@ func (l Level) Validate() error {
 	return nil
 }
 
+// MaxPriority is the largest priority Envoy accepts
+// (LocalityLbEndpoints.priority, PGV lte: 128, endpoint_components.proto).
+const MaxPriority = 128
+
 // LevelsFromHosts groups hosts into levels 0..max priority (at least P0,
 // so a cluster without hosts is P0 in total panic with healthy load 100, as
 // in Envoy); a priority with
 // no hosts is an empty level, as in Envoy's PrioritySet, which never removes
-// levels. Envoy priorities are unsigned, so a host with a negative Priority
-// cannot come from a valid config: it is left out rather than crashing.
+// levels. Envoy priorities are unsigned and at most MaxPriority, so a host
+// with a negative Priority or one above MaxPriority cannot come from a
+// valid config: it is left out rather than building a level for every
+// priority up to it.
 func LevelsFromHosts(hosts []Host, opf uint32, weighted bool) []Level {
 	n := 1 // a PrioritySet always has P0, even with no hosts
 	for _, h := range hosts {
-		if h.Priority+1 > n {
+		if h.Priority+1 > n && h.Priority <= MaxPriority {
 			n = h.Priority + 1
 		}
 	}
@@ -73,7 +79,7 @@ func LevelsFromHosts(hosts []Host, opf uint32, weighted bool) []Level {
 		levels[i].WeightedPriorityHealth = weighted
 	}
 	for _, h := range hosts {
-		if h.Priority < 0 {
+		if h.Priority < 0 || h.Priority > MaxPriority {
 			continue
 		}
 		l := &levels[h.Priority]

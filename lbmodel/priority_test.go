@@ -613,3 +613,17 @@ func TestPriorityLoadProperties(t *testing.T) {
 		t.Errorf("generator too narrow: unassigned %v total panic %v disabled %v", sawUnassigned, sawTotalPanic, sawDisabled)
 	}
 }
+
+// A priority above Envoy's 128 (PGV lte) cannot be in a valid config; it
+// must not make LevelsFromHosts build a level for every priority up to it
+// (issue 19: lint died out of memory on priority 4294967295).
+func TestLevelsFromHostsIgnoresPriorityAboveEnvoyLimit(t *testing.T) {
+	hosts := []Host{{Priority: 0, Weight: 1}, {Priority: 4294967295, Weight: 1}}
+	levels := LevelsFromHosts(hosts, 140, false)
+	if len(levels) != 1 || levels[0].Hosts != 1 {
+		t.Fatalf("levels = %d (P0 hosts %d), want 1 level with 1 host", len(levels), levels[0].Hosts)
+	}
+	if got := len(LevelsFromHosts([]Host{{Priority: 128, Weight: 1}}, 140, false)); got != 129 {
+		t.Fatalf("priority 128 (Envoy's limit) gives %d levels, want 129", got)
+	}
+}

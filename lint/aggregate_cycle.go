@@ -1,6 +1,9 @@
 package lint
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // LB1202 aggregate-cycle (AGG-CYCLE).
 var _ = register(&Rule{
@@ -13,46 +16,40 @@ var _ = register(&Rule{
 	Hint: "Break the cycle: an aggregate should list only leaf clusters.",
 	Check: func(p *Pass) {
 		aggs := p.aggregates()
-		byName := map[string]*aggregate{}
-		for _, a := range aggs {
-			byName[a.cl.Name()] = a
+		index := map[string]int{}
+		for i, a := range aggs {
+			index[a.cl.Name()] = i
 		}
-		reported := map[string]bool{}
-		for _, root := range aggs {
-			// Depth-first search for a path back to root through other aggregates.
-			var path []string
-			onPath := map[string]bool{}
-			var dfs func(a *aggregate) bool
-			dfs = func(a *aggregate) bool {
-				path = append(path, a.cl.Name())
-				onPath[a.cl.Name()] = true
-				for _, ch := range a.children {
-					if ch == a.cl.Name() {
-						continue // LB1201
-					}
-					if ch == root.cl.Name() && len(path) > 1 {
-						return true
-					}
-					if next := byName[ch]; next != nil && !onPath[ch] && dfs(next) {
-						return true
-					}
+		// Edges between aggregates only, self-references left to LB1201.
+		next := make([][]int, len(aggs))
+		for i, a := range aggs {
+			for _, ch := range a.children {
+				if j, ok := index[ch]; ok && j != i {
+					next[i] = append(next[i], j)
 				}
-				path = path[:len(path)-1]
-				onPath[a.cl.Name()] = false
-				return false
 			}
-			if !dfs(root) {
+		}
+		// Each strongly connected component of two or more aggregates holds
+		// a cycle; one finding per component, named by the shortest cycle
+		// through its first aggregate in load order. Linear in the graph
+		// (a diamond DAG or a long chain has no component to walk).
+		for _, comp := range components(next) {
+			if len(comp) < 2 {
 				continue
 			}
-			key := canonicalCycle(path)
-			if reported[key] {
-				continue
+			root := comp[0]
+			for _, i := range comp {
+				root = min(root, i)
 			}
-			reported[key] = true
-			// Report at the root's entry that starts the cycle.
-			for i, ch := range root.children {
-				if ch == path[1] {
-					p.Report(p.childPos(root, i), "aggregate clusters form a cycle: %s -> %s", strings.Join(path, " -> "), root.cl.Name())
+			path := shortestCycle(next, root, comp)
+			names := make([]string, len(path))
+			for k, i := range path {
+				names[k] = aggs[i].cl.Name()
+			}
+			a := aggs[root]
+			for i, ch := range a.children {
+				if ch == names[1] {
+					p.Report(p.childPos(a, i), "aggregate clusters form a cycle: %s -> %s", strings.Join(names, " -> "), a.cl.Name())
 					break
 				}
 			}
@@ -60,13 +57,95 @@ var _ = register(&Rule{
 	},
 })
 
-// canonicalCycle names a cycle independently of where it starts.
-func canonicalCycle(path []string) string {
-	best := 0
-	for i := range path {
-		if path[i] < path[best] {
-			best = i
+// components are the strongly connected components of the graph next
+// (Tarjan's algorithm, iterative so a long chain cannot exhaust the stack).
+func components(next [][]int) [][]int {
+	n := len(next)
+	index, low := make([]int, n), make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var out [][]int
+	var comp []int // Tarjan's stack
+	counter := 0
+	type frame struct{ v, e int }
+	for s := 0; s < n; s++ {
+		if index[s] >= 0 {
+			continue
+		}
+		call := []frame{{s, 0}}
+		index[s], low[s] = counter, counter
+		counter++
+		comp = append(comp, s)
+		onStack[s] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			if f.e < len(next[f.v]) {
+				w := next[f.v][f.e]
+				f.e++
+				if index[w] < 0 {
+					index[w], low[w] = counter, counter
+					counter++
+					comp = append(comp, w)
+					onStack[w] = true
+					call = append(call, frame{w, 0})
+				} else if onStack[w] {
+					low[f.v] = min(low[f.v], index[w])
+				}
+				continue
+			}
+			v := f.v
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				u := call[len(call)-1].v
+				low[u] = min(low[u], low[v])
+			}
+			if low[v] == index[v] {
+				var c []int
+				for {
+					w := comp[len(comp)-1]
+					comp = comp[:len(comp)-1]
+					onStack[w] = false
+					c = append(c, w)
+					if w == v {
+						break
+					}
+				}
+				out = append(out, c)
+			}
 		}
 	}
-	return strings.Join(append(append([]string{}, path[best:]...), path[:best]...), ">")
+	return out
+}
+
+// shortestCycle is the shortest path root -> … -> root inside comp
+// (breadth-first, children in their written order), without the final
+// root.
+func shortestCycle(next [][]int, root int, comp []int) []int {
+	in := map[int]bool{}
+	for _, v := range comp {
+		in[v] = true
+	}
+	prev := map[int]int{root: -1}
+	queue := []int{root}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, w := range next[v] {
+			if w == root {
+				var path []int
+				for u := v; u != -1; u = prev[u] {
+					path = append(path, u)
+				}
+				slices.Reverse(path)
+				return path
+			}
+			if _, seen := prev[w]; !seen && in[w] {
+				prev[w] = v
+				queue = append(queue, w)
+			}
+		}
+	}
+	return []int{root} // unreachable: root is on a cycle in comp
 }

@@ -23,7 +23,16 @@ var _ = register(&Rule{
 				for _, e := range eps {
 					n += len(e.GetLbEndpoints())
 				}
-				p.Report(p.pos(c, "load_assignment"), "LOGICAL_DNS cluster %q has %d localities and %d endpoints; it needs exactly one of each", c.GetName(), len(eps), n)
+				// At the first entry too many: the second locality, else the
+				// second endpoint.
+				pos := p.pos(c, "load_assignment")
+				switch la := c.GetLoadAssignment(); {
+				case len(eps) > 1:
+					pos = p.Cfg.Sources.ElemPos(la, "endpoints", 1)
+				case len(eps) == 1 && len(eps[0].GetLbEndpoints()) > 1:
+					pos = p.Cfg.Sources.ElemPos(eps[0], "lb_endpoints", 1)
+				}
+				p.Report(pos, "LOGICAL_DNS cluster %q has %d localities and %d endpoints; it needs exactly one of each", c.GetName(), len(eps), n)
 			}
 		}
 	},

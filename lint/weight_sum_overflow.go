@@ -23,15 +23,19 @@ var _ = register(&Rule{
 			reported := map[uint32]bool{}
 			for _, loc := range a.GetEndpoints() {
 				var sum uint64
+				var over config.Pos // the endpoint whose weight passes the limit
 				for _, ep := range loc.GetLbEndpoints() {
 					w := uint64(1)
 					if ep.GetLoadBalancingWeight() != nil {
 						w = uint64(ep.GetLoadBalancingWeight().GetValue())
 					}
 					sum += w
+					if sum > math.MaxUint32 && over.File == "" {
+						over = p.Cfg.Sources.ValuePos(ep, "load_balancing_weight")
+					}
 				}
 				if sum > math.MaxUint32 {
-					p.Report(p.pos(loc, "lb_endpoints"), "cluster %q: endpoint weights in this locality sum to %d > 4294967295", cl.Name(), sum)
+					p.Report(over, "cluster %q: endpoint weights in this locality sum to %d > 4294967295", cl.Name(), sum)
 				}
 				pr := loc.GetPriority()
 				perPriority[pr] += uint64(loc.GetLoadBalancingWeight().GetValue())

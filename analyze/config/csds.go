@@ -35,7 +35,11 @@ func isClientStatus(n *yaml.Node) bool {
 // the client keeps running its previous version.
 func (l *loader) clientStatus(file string, n *yaml.Node) {
 	list, _ := mapGet(n, "config")
-	for _, c := range resolve(list).Content {
+	if list == nil { // --kind client_status on a document without config
+		l.problem(Problem{Pos: nodePos(file, n), Severity: SevWarning, Code: CodeUnknownKind, Msg: "ClientStatusResponse has no config list"})
+		return
+	}
+	for _, c := range list.Content {
 		for _, x := range seq(c, "generic_xds_configs", "genericXdsConfigs") {
 			if p := nacked(file, x); p != nil {
 				l.problem(*p)

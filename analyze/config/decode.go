@@ -178,10 +178,13 @@ func (d *decoder) field(k, v *yaml.Node, m protoreflect.Message, fd protoreflect
 			}
 		}
 	case fd.IsList():
+		// protobuf's JSON parser takes a single value in place of a list
+		// when allow_legacy_syntax is set (json/internal/parser.cc
+		// ParseField), and JsonStringToMessage, which Envoy's
+		// MessageUtil::loadFromJson calls, always sets it (json/json.cc):
+		// Envoy accepts it, and envoyproxy/examples relies on it.
 		items := v.Content
 		if v.Kind != yaml.SequenceNode {
-			// Envoy's JSON parser (protobuf's ProtoStreamObjectWriter)
-			// takes a single value for a repeated field as a list of one.
 			items = []*yaml.Node{v}
 		}
 		list := m.Mutable(fd).List()

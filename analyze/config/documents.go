@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	adminv3 "github.com/envoyproxy/go-control-plane/envoy/admin/v3"
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
@@ -169,8 +170,10 @@ func (l *loader) typed(file string, a *anypb.Any) {
 		l.addBootstrap(file, m)
 	case *adminv3.ConfigDump:
 		l.configDump(file, m)
+	case *routev3.ScopedRouteConfiguration:
+		l.scopedRoutes(file, m, 1)
 	case *adminv3.BootstrapConfigDump, *adminv3.ClustersConfigDump, *adminv3.EndpointsConfigDump,
-		*adminv3.ListenersConfigDump, *adminv3.RoutesConfigDump:
+		*adminv3.ListenersConfigDump, *adminv3.RoutesConfigDump, *adminv3.ScopedRoutesConfigDump:
 		if l.dump == nil {
 			// A dump section saved alone (egctl writes one per gateway):
 			// its resources are still named once each.
@@ -224,6 +227,17 @@ func (l *loader) dumpSection(file string, m proto.Message) {
 			})
 			l.withRank(rankActive, func() { l.typed(file, li.GetActiveState().GetListener()) })
 		}
+	case *adminv3.ScopedRoutesConfigDump:
+		n := 0
+		for _, c := range m.GetInlineScopedRouteConfigs() {
+			n += len(c.GetScopedRouteConfigs())
+		}
+		for _, c := range m.GetDynamicScopedRouteConfigs() {
+			n += len(c.GetScopedRouteConfigs())
+		}
+		if n > 0 {
+			l.scopedRoutes(file, m, n)
+		}
 	case *adminv3.RoutesConfigDump:
 		for _, r := range m.GetStaticRouteConfigs() {
 			if rc, ok := l.cfg.Sources.Unpacked(r.GetRouteConfig()).(*routev3.RouteConfiguration); ok {
@@ -252,4 +266,17 @@ func (l *loader) configDump(file string, cd *adminv3.ConfigDump) {
 	d := l.dump
 	l.dump = outer
 	l.flushDump(file, d)
+}
+
+// scopedRoutes says that n scoped route configurations in m are not
+// modelled, rather than dropping them silently: which route configuration
+// a request's scope key selects is not read, so routes reached only through
+// a scope are not followed.
+func (l *loader) scopedRoutes(file string, m proto.Message, n int) {
+	pos := l.cfg.Sources.Pos(m)
+	if pos.File == "" {
+		pos = Pos{File: file, Line: 1, Col: 1}
+	}
+	l.problem(Problem{Pos: pos, Severity: SevWarning, Code: CodeUnknownKind,
+		Msg: fmt.Sprintf("%d scoped route configuration(s) (SRDS) not modelled: lbctl does not read which route configuration a request's scope key selects", n)})
 }

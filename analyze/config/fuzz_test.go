@@ -6,9 +6,12 @@ import (
 	"testing"
 )
 
-// FuzzLoad feeds arbitrary bytes to the loader: whatever the input, it
-// must return a configuration with problems, never panic.
-func FuzzLoad(f *testing.F) {
+// Every loader entry point has a fuzz target: whatever the input, the
+// loader returns a configuration with problems, never panics or hangs.
+// go test runs the seeds (f.Add and testdata/fuzz/<Target>, which holds
+// hostile inputs from issue 19); go test -fuzz=FuzzX runs longer by hand.
+
+func addFixtureSeeds(f *testing.F) {
 	seeds, _ := filepath.Glob("../../fixtures/*.yaml")
 	broken, _ := filepath.Glob("../../fixtures/broken/*.yaml")
 	for _, p := range append(seeds, broken...) {
@@ -21,9 +24,41 @@ func FuzzLoad(f *testing.F) {
 	// Shapes yamlcpp.go and detect_schema.go handle.
 	f.Add([]byte("a:\n\t# tab\n  b: {{.X}}\n---\n{}\n---\nbootstrap: {node: {id: n}}\n"))
 	f.Add([]byte("ns:\n  pod:\n    configs: []\n---\n- name: r\n  validate_clusters: yes\n"))
+	f.Add([]byte(laughs()))
+}
+
+// FuzzLoad is LoadBytes, the loader of one document stream.
+func FuzzLoad(f *testing.F) {
+	addFixtureSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if cfg, _ := LoadBytes("fuzz.yaml", data, ""); cfg == nil {
 			t.Fatal("nil config")
 		}
+	})
+}
+
+// FuzzLoadGroups is LoadGroups as the commands call it: a stdin or fetched
+// input (named .json, so JSON rules apply), every --kind, grouped or merged.
+func FuzzLoadGroups(f *testing.F) {
+	addFixtureSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for i, kind := range append([]string{""}, Kinds...) {
+			cfgs, _ := LoadGroupsLimited([]Input{{Path: "fuzz.json", Data: data}}, kind, i%2 == 0, Limits{MaxInput: 1 << 20})
+			if len(cfgs) == 0 || cfgs[0] == nil {
+				t.Fatalf("kind %q: no configuration", kind)
+			}
+		}
+	})
+}
+
+// FuzzQuickClusterNames is the completion scan of files on disk.
+func FuzzQuickClusterNames(f *testing.F) {
+	addFixtureSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "f.yaml")
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		QuickClusterNames([]string{p})
 	})
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -19,7 +20,12 @@ import (
 // everything into one. All configurations share one Sources. The slice is
 // never empty; the error holds the errors of every configuration.
 func LoadGroups(inputs []Input, kind string, merge bool) ([]*Config, error) {
-	r := &reader{src: newSources(), kind: kind, merge: merge, byKey: map[string]*group{}}
+	return LoadGroupsLimited(inputs, kind, merge, Limits{})
+}
+
+// LoadGroupsLimited is LoadGroups with lim in place of the default limits.
+func LoadGroupsLimited(inputs []Input, kind string, merge bool, lim Limits) ([]*Config, error) {
+	r := &reader{src: newSources(), kind: kind, merge: merge, byKey: map[string]*group{}, lim: lim}
 	for _, in := range inputs {
 		r.input(in)
 	}
@@ -45,7 +51,12 @@ func LoadGroups(inputs []Input, kind string, merge bool) ([]*Config, error) {
 // problem found, and the returned error is non-nil when a file could not be
 // read or parsed as Envoy config (the errors among Problems).
 func Load(inputs []Input, kind string) (*Config, error) {
-	cfgs, err := LoadGroups(inputs, kind, true)
+	return LoadLimited(inputs, kind, Limits{})
+}
+
+// LoadLimited is Load with lim in place of the default limits.
+func LoadLimited(inputs []Input, kind string, lim Limits) (*Config, error) {
+	cfgs, err := LoadGroupsLimited(inputs, kind, true, lim)
 	return cfgs[0], err
 }
 
@@ -56,6 +67,8 @@ type reader struct {
 	merge  bool
 	groups []*group
 	byKey  map[string]*group
+	lim    Limits
+	total  int64 // bytes read so far, bounded by lim.maxInput()
 }
 
 // group is the documents (and file problems) of one configuration.
@@ -104,7 +117,9 @@ func (r *reader) problem(p Problem) {
 
 func (r *reader) input(in Input) {
 	if in.Data != nil {
-		r.data(in.Path, in.Data)
+		if r.admit(in.Path, int64(len(in.Data))) {
+			r.data(in.Path, in.Data)
+		}
 		return
 	}
 	if in.Path == "-" {
@@ -112,12 +127,14 @@ func (r *reader) input(in Input) {
 		if rd == nil {
 			rd = os.Stdin
 		}
-		data, err := io.ReadAll(rd)
+		data, err := io.ReadAll(io.LimitReader(rd, r.lim.maxInput()+1))
 		if err != nil {
 			r.problem(Problem{Pos: Pos{File: "<stdin>"}, Code: CodeIO, Msg: "cannot read standard input: " + err.Error()})
 			return
 		}
-		r.data("<stdin>", data)
+		if r.admit("<stdin>", int64(len(data))) {
+			r.data("<stdin>", data)
+		}
 		return
 	}
 	st, err := os.Stat(in.Path)
@@ -152,13 +169,74 @@ func (r *reader) input(in Input) {
 	}
 }
 
+// file reads one regular file. Anything else (a FIFO, a device such as a
+// symlink to /dev/zero, a socket) is refused from its Stat, before it is
+// opened: opening a FIFO blocks, and a device never ends.
 func (r *reader) file(path string) {
-	data, err := os.ReadFile(path)
+	st, err := os.Stat(path)
 	if err != nil {
 		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: ioMessage(err)})
 		return
 	}
+	if !st.Mode().IsRegular() {
+		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: "not a regular file (" + fileKind(st.Mode()) + "); lbctl reads only regular files"})
+		return
+	}
+	if !r.admit(path, st.Size()) {
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: ioMessage(err)})
+		return
+	}
+	defer f.Close()
+	// Bounded even if the file grew since its Stat.
+	data, err := io.ReadAll(io.LimitReader(f, r.lim.maxInput()-r.total+st.Size()+1))
+	if err != nil {
+		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: ioMessage(err)})
+		return
+	}
+	if int64(len(data)) > st.Size() {
+		r.total -= st.Size()
+		if !r.admit(path, int64(len(data))) {
+			return
+		}
+	}
 	r.data(path, data)
+}
+
+// admit counts size bytes of file against --max-input, per file and in
+// total, and reports the limit when it is passed.
+func (r *reader) admit(file string, size int64) bool {
+	max := r.lim.maxInput()
+	switch {
+	case size > max:
+		r.problem(Problem{Pos: Pos{File: file}, Code: CodeIO, Msg: fmt.Sprintf("larger than %d bytes (raise --max-input)", max)})
+		return false
+	case r.total+size > max:
+		r.problem(Problem{Pos: Pos{File: file}, Code: CodeIO, Msg: fmt.Sprintf("inputs together larger than %d bytes (raise --max-input)", max)})
+		return false
+	}
+	r.total += size
+	return true
+}
+
+// fileKind names a mode that is not a regular file.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "mode " + m.String()
 }
 
 // data parses one file and files each document under its configuration.

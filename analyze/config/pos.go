@@ -72,6 +72,9 @@ const (
 	// CodePriorityRange is a priority above 128. lint reports it through
 	// go-control-plane's validation (LB1008), so it has no load rule.
 	CodePriorityRange = "priority-range"
+	// CodePortRange is an endpoint port above 65535, reported by lint
+	// through go-control-plane's validation (LB1099) like priorities.
+	CodePortRange = "port-range"
 )
 
 // Problems is a list of problems that sorts by position.

@@ -28,7 +28,11 @@ type HashOptions struct {
 	// Every level's is in priorities[] either way.
 	DumpPriority    int
 	DumpPrioritySet bool
-	Remove          []string // host addresses to remove for the what-moves comparison
+	// Stream gives the dump as HashReport.Dump, read from the ring or
+	// table itself (text output), instead of copying every entry into
+	// Ring/Table and priorities[] (bounded by placement.MaxDumpEntries).
+	Stream bool
+	Remove []string // host addresses to remove for the what-moves comparison
 	// GRPC answers as a proxyless gRPC client (--semantics grpc).
 	GRPC bool
 }
@@ -56,9 +60,11 @@ type HashReport struct {
 	HashPolicy *HashPolicySource `json:"hash_policy,omitempty" yaml:"hash_policy,omitempty"`
 	Ring       []RingPoint       `json:"ring,omitempty" yaml:"ring,omitempty"`
 	Table      []string          `json:"table,omitempty" yaml:"table,omitempty"`
-	Moved      *float64          `json:"moved,omitempty" yaml:"moved,omitempty"`
-	Remove     *HashRemoval      `json:"remove,omitempty" yaml:"remove,omitempty"`
-	Notes      []string          `json:"notes" yaml:"notes"`
+	// Dump is the --dump level's ring or table with HashOptions.Stream.
+	Dump   *placement.DumpView `json:"-" yaml:"-"`
+	Moved  *float64            `json:"moved,omitempty" yaml:"moved,omitempty"`
+	Remove *HashRemoval        `json:"remove,omitempty" yaml:"remove,omitempty"`
+	Notes  []string            `json:"notes" yaml:"notes"`
 }
 
 // HashLookup is where one hash goes.
@@ -119,14 +125,21 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 		}
 		return nil, &model.UsageError{Msg: fmt.Sprintf("cluster %s uses %s; hash applies to RING_HASH and MAGLEV", m.Name, what)}
 	}
+	// A rejected value is reported where it is written.
 	pos := c.Sources.Pos(cl.Proto)
 	switch {
 	case m.Policy == "RING_HASH":
 		if err := s.Ring.Validate(); err != nil {
+			if s.RingFrom != nil {
+				pos = c.Sources.Pos(s.RingFrom)
+			}
 			return nil, fmt.Errorf("%s: cluster %q: %v (Envoy rejects this cluster)", pos, m.Name, err)
 		}
 	default:
 		if err := s.Maglev.Validate(); err != nil {
+			if s.MaglevFrom != nil {
+				pos = c.Sources.ValuePos(s.MaglevFrom, "table_size")
+			}
 			return nil, fmt.Errorf("%s: cluster %q: %v (Envoy rejects this cluster)", pos, m.Name, err)
 		}
 	}
@@ -174,7 +187,11 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 	}
 	for i := range hs.Levels {
 		pr, hosts := placement.Describe(hs, i, m.Policy)
-		if opt.Dump {
+		if opt.Dump && !opt.Stream {
+			if n := placement.View(hs, i).Len(); n > placement.MaxDumpEntries {
+				return nil, fmt.Errorf("--dump: P%d's %s has %d entries, more than the %d a JSON or YAML report holds (lbctl's limit on dumps); use -o text, which streams it",
+					i, placement.StructureName(m.Policy), n, placement.MaxDumpEntries)
+			}
 			placement.Dump(hs, i, &pr)
 		}
 		r.Priorities = append(r.Priorities, pr)
@@ -213,8 +230,12 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 		if k < 0 || k >= len(hs.Levels) {
 			return nil, &model.UsageError{Msg: fmt.Sprintf("--priority %d: %s has priorities 0..%d", opt.DumpPriority, m.Name, len(hs.Levels)-1)}
 		}
+		if opt.Stream {
+			v := placement.View(hs, k)
+			r.Dump = &v
+		}
 		pr := r.Priorities[k]
-		if pr.Ring == nil && pr.Table == nil {
+		if !opt.Stream && pr.Ring == nil && pr.Table == nil {
 			placement.Dump(hs, k, &pr)
 		}
 		for _, e := range pr.Ring {

@@ -25,13 +25,17 @@ import (
 // fields (lb_policy, *_lb_config, common_lb_config) or from the typed
 // load_balancing_policy extension Envoy would use, whichever applies.
 type LBSettings struct {
-	Policy           string
-	Ring             lbmodel.RingConfig
-	Maglev           lbmodel.MaglevConfig
-	LeastRequest     lbmodel.LeastRequestConfig
-	SlowStart        lbmodel.SlowStartConfig
-	CSWRR            lbmodel.ClientSideWRRConfig
-	LocalityWeighted bool
+	Policy string
+	Ring   lbmodel.RingConfig
+	Maglev lbmodel.MaglevConfig
+	// RingFrom and MaglevFrom are the messages that configured Ring and
+	// Maglev (nil: defaults), so a rejected value is reported where it is
+	// written.
+	RingFrom, MaglevFrom proto.Message
+	LeastRequest         lbmodel.LeastRequestConfig
+	SlowStart            lbmodel.SlowStartConfig
+	CSWRR                lbmodel.ClientSideWRRConfig
+	LocalityWeighted     bool
 	// HashBalanceFactor is hash_balance_factor (bounded load); 0: off.
 	HashBalanceFactor uint32
 	// ZoneAwareSet: zone_aware_lb_config is written (its defaults apply
@@ -70,6 +74,7 @@ func Settings(c *config.Config, cl *config.Cluster) LBSettings {
 // them (the typed configs are built from the same fields).
 func (s *LBSettings) legacy(p *clusterv3.Cluster) {
 	if r := p.GetRingHashLbConfig(); r != nil {
+		s.RingFrom = r
 		if v := r.GetMinimumRingSize(); v != nil {
 			s.Ring.MinRingSize = v.GetValue()
 		}
@@ -82,6 +87,7 @@ func (s *LBSettings) legacy(p *clusterv3.Cluster) {
 	}
 	if v := p.GetMaglevLbConfig().GetTableSize(); v != nil {
 		s.Maglev.TableSize = v.GetValue()
+		s.MaglevFrom = p.GetMaglevLbConfig()
 	}
 	if lr := p.GetLeastRequestLbConfig(); lr != nil {
 		if v := lr.GetChoiceCount(); v != nil {
@@ -149,6 +155,7 @@ func (s *LBSettings) typed(c *config.Config, p *clusterv3.Cluster) {
 	s.Typed = m
 	switch t := m.(type) {
 	case *ringv3.RingHash:
+		s.RingFrom = t
 		if v := t.GetMinimumRingSize(); v != nil {
 			s.Ring.MinRingSize = v.GetValue()
 		}
@@ -169,6 +176,7 @@ func (s *LBSettings) typed(c *config.Config, p *clusterv3.Cluster) {
 	case *maglevv3.Maglev:
 		if v := t.GetTableSize(); v != nil {
 			s.Maglev.TableSize = v.GetValue()
+			s.MaglevFrom = t
 		}
 		s.Maglev.UseHostname = t.GetConsistentHashingLbConfig().GetUseHostnameForHashing()
 		s.LocalityWeighted = t.GetLocalityWeightedLbConfig() != nil

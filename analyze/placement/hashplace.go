@@ -2,8 +2,6 @@ package placement
 
 import (
 	"fmt"
-	"math"
-	"slices"
 
 	"github.com/lbctl/lbctl/analyze/model"
 
@@ -154,25 +152,8 @@ func (pl *Level) Warnings() []string {
 func movedBetween(b, a *Level) (float64, map[string]float64, error) {
 	to := map[string]float64{}
 	if b.Ring != nil {
-		moved := lbmodel.RingMoved(b.Ring, a.Ring)
-		// The same segment walk as RingMoved, keeping the destination.
-		cuts := make([]uint64, 0, b.Ring.Len()+a.Ring.Len())
-		cuts = append(append(cuts, b.Ring.Hashes...), a.Ring.Hashes...)
-		slices.Sort(cuts)
-		cuts = slices.Compact(cuts)
-		for i, c := range cuts {
-			dst := a.Owner(c)
-			if b.Owner(c) == dst {
-				continue
-			}
-			var arc float64
-			if i == 0 {
-				arc = float64(c) + 1 + float64(math.MaxUint64-cuts[len(cuts)-1])
-			} else {
-				arc = float64(c - cuts[i-1])
-			}
-			to[dst] += arc / 18446744073709551616.0
-		}
+		// One linear sweep over both sorted rings (lbmodel.RingMovedTo).
+		moved, to := lbmodel.RingMovedTo(b.Ring, a.Ring, noHost)
 		return moved, to, nil
 	}
 	moved, err := lbmodel.MaglevMoved(b.Table, a.Table)
