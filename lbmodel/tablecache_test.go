@@ -158,7 +158,16 @@ func TestSortRingEntriesIsStable(t *testing.T) {
 			}
 			return 0
 		})
-		if got := sortRingEntries(slices.Clone(in)); !slices.Equal(got, want) {
+		hs, ho := make([]uint64, n), make([]int32, n)
+		for i, e := range in {
+			hs[i], ho[i] = e.Hash, int32(e.Host)
+		}
+		gh, gho := sortRingPoints(hs, ho)
+		got := make([]RingEntry, n)
+		for i := range gh {
+			got[i] = RingEntry{Hash: gh[i], Host: int(gho[i])}
+		}
+		if !slices.Equal(got, want) {
 			t.Fatalf("n=%d: radix order differs from the stable sort", n)
 		}
 	}
