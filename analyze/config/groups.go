@@ -301,7 +301,7 @@ func (g *group) load(src *Sources, kind string) *Config {
 	for _, u := range g.docs {
 		l.document(u.file, u.node, kind)
 	}
-	l.link()
+	l.linker().link()
 	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
 	return cfg
