@@ -22,7 +22,13 @@ var _ = register(&Rule{
 				continue
 			}
 			var dead []string
-			if c.GetLbPolicy() != clusterv3.Cluster_ROUND_ROBIN && c.GetLbPolicy() != clusterv3.Cluster_LOAD_BALANCING_POLICY_CONFIG {
+			// An enum that names the policy Envoy takes from the typed list
+			// (or CLUSTER_PROVIDED, which control planes write beside a typed
+			// policy) changes nothing when ignored: not worth a finding.
+			switch lp := c.GetLbPolicy(); {
+			case lp == clusterv3.Cluster_ROUND_ROBIN, lp == clusterv3.Cluster_LOAD_BALANCING_POLICY_CONFIG,
+				lp == clusterv3.Cluster_CLUSTER_PROVIDED, lp.String() == p.Model(cl).Policy:
+			default:
 				dead = append(dead, "lb_policy")
 			}
 			for _, f := range []string{"lb_subset_config", "ring_hash_lb_config", "maglev_lb_config", "least_request_lb_config", "round_robin_lb_config"} {

@@ -17,6 +17,9 @@ var _ = register(&Rule{
 				continue // without endpoints (EDS not loaded) nothing can be said
 			}
 			hosts := p.Model(cl).Hosts
+			if len(hosts) == 0 {
+				continue // no endpoint at all: every selector is vacuously empty
+			}
 			for _, sel := range cl.Proto.GetLbSubsetConfig().GetSubsetSelectors() {
 				found := false
 				for _, h := range hosts {

@@ -87,3 +87,14 @@ func TestV2alphaListeners(t *testing.T) {
 		}
 	}
 }
+
+// A ClusterLoadAssignment with an empty endpoints list (a service scaled
+// to zero) is an assignment, not a map of resource kinds.
+func TestEmptyAssignmentIsNotAResourceMap(t *testing.T) {
+	for _, doc := range []string{"cluster_name: web\nendpoints: []\n", `{"clusterName": "web", "endpoints": []}`} {
+		cfg, _ := LoadBytes("cla.yaml", []byte(doc), "")
+		if len(cfg.Assignments) != 1 || len(cfg.Problems) != 0 {
+			t.Errorf("%q: %d assignments, problems %v", doc, len(cfg.Assignments), cfg.Problems)
+		}
+	}
+}

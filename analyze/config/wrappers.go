@@ -32,12 +32,14 @@ var resourceMapKinds = map[string]string{
 var resourceMapSkipped = map[string]bool{"secrets": true, "statuses": true}
 
 // isResourceMap reports a mapping with at least one resource-kind key
-// holding a list, and no "name" (a cluster has a name, a map does not).
+// holding a list, and no "name" or "cluster_name" (a cluster has a name, a
+// ClusterLoadAssignment with no endpoints an empty "endpoints" list beside
+// its cluster_name; a map has neither).
 func isResourceMap(n *yaml.Node) bool {
 	if n.Kind != yaml.MappingNode {
 		return false
 	}
-	if v, _ := mapGet(n, "name"); v != nil {
+	if v, _ := mapGet(n, "name", "cluster_name", "clusterName"); v != nil {
 		return false
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
