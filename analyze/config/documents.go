@@ -191,7 +191,26 @@ func (l *loader) dumpSection(file string, m proto.Message) {
 	switch m := m.(type) {
 	case *adminv3.BootstrapConfigDump:
 		l.addBootstrap(file, m.GetBootstrap())
+		if d := l.dump; d != nil {
+			for _, c := range m.GetBootstrap().GetStaticResources().GetClusters() {
+				d.bootstrapStatic = append(d.bootstrapStatic, c.GetName())
+			}
+			dr := m.GetBootstrap().GetDynamicResources()
+			d.googleGRPC = dr.GetAdsConfig().GetGrpcServices() != nil && dr.GetAdsConfig().GetGrpcServices()[0].GetGoogleGrpc() != nil
+		}
 	case *adminv3.ClustersConfigDump:
+		if d := l.dump; d != nil {
+			d.clustersSection = true
+			if d.static == nil {
+				d.static = map[string]bool{}
+			}
+			for _, c := range m.GetStaticClusters() {
+				if cl, ok := l.cfg.Sources.Unpacked(c.GetCluster()).(*clusterv3.Cluster); ok {
+					d.static[cl.GetName()] = true
+				}
+			}
+			d.dynamic += len(m.GetDynamicActiveClusters()) + len(m.GetDynamicWarmingClusters())
+		}
 		l.withRank(rankStatic, func() {
 			for _, c := range m.GetStaticClusters() {
 				l.typed(file, c.GetCluster())

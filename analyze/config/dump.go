@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
@@ -31,6 +32,33 @@ type dumpScope struct {
 	clusters  named[*clusterv3.Cluster]
 	listeners named[*listenerv3.Listener]
 	routes    named[*routev3.RouteConfiguration]
+	// What the dump says of itself, for trimmed (evidence that the file
+	// is an excerpt of what Envoy wrote).
+	bootstrapStatic []string        // the bootstrap's static clusters
+	googleGRPC      bool            // the bootstrap reaches xDS by google_grpc
+	clustersSection bool            // a ClustersConfigDump is present
+	static          map[string]bool // its static_clusters
+	dynamic         int             // its dynamic (active or warming) clusters
+}
+
+// trimmed says why the dump cannot be whole, "" when nothing does:
+// Envoy's ClustersConfigDump lists every static cluster of the bootstrap
+// (ClusterManagerImpl::dumpClusterConfigs), and dynamic resources need an
+// xDS server reached through a statically defined cluster (envoy_grpc
+// names one; only google_grpc does without).
+func (d *dumpScope) trimmed() string {
+	if !d.clustersSection {
+		return ""
+	}
+	for _, name := range d.bootstrapStatic {
+		if !d.static[name] {
+			return fmt.Sprintf("the bootstrap's static cluster %q is missing from static_clusters", name)
+		}
+	}
+	if d.dynamic > 0 && len(d.static) == 0 && !d.googleGRPC {
+		return "it has dynamic clusters but no static cluster to reach the xDS server by"
+	}
+	return ""
 }
 
 // named keeps, per name, the highest-ranked value, in first-seen order.
@@ -68,6 +96,12 @@ func (n *named[T]) each(f func(T)) {
 
 // flushDump hands a finished config_dump's resources to the loader.
 func (l *loader) flushDump(file string, d *dumpScope) {
+	if why := d.trimmed(); why != "" {
+		if l.cfg.trimmed == nil {
+			l.cfg.trimmed = map[string]bool{}
+		}
+		l.cfg.trimmed[file] = true
+	}
 	d.clusters.each(func(c *clusterv3.Cluster) { l.pending = append(l.pending, &pendingCluster{c: c, file: file}) })
 	d.listeners.each(func(li *listenerv3.Listener) { l.cfg.Listeners = append(l.cfg.Listeners, li) })
 	d.routes.each(func(r *routev3.RouteConfiguration) { l.cfg.Routes = append(l.cfg.Routes, r) })

@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestConfigDumpOneResourceOnce: a config_dump names a bootstrap static
 // cluster twice (bootstrap.static_resources, static_clusters) and a cluster
@@ -58,5 +61,34 @@ func TestTrimmedDump(t *testing.T) {
 	user, _ := LoadBytes("eds.yaml", []byte("cluster_name: gone\nendpoints: []\n"), "")
 	if user.Trimmed("eds.yaml") || len(user.Partial) != 0 {
 		t.Errorf("a user-written assignment marks its file trimmed")
+	}
+}
+
+// A config_dump is provably an excerpt when a static cluster of its
+// bootstrap is missing from static_clusters (Envoy lists them all), or
+// when it has dynamic clusters and no static cluster to reach xDS by.
+func TestTrimmedDumpEvidence(t *testing.T) {
+	const boot = `{"@type": "type.googleapis.com/envoy.admin.v3.BootstrapConfigDump", "bootstrap": {"static_resources": {"clusters": [{"name": "xds"}, {"name": "stats"}]}}}`
+	cds := func(static, dynamic string) string {
+		return `{"@type": "type.googleapis.com/envoy.admin.v3.ClustersConfigDump", "static_clusters": [` + static + `], "dynamic_active_clusters": [` + dynamic + `]}`
+	}
+	cl := func(name string) string {
+		return `{"cluster": {"@type": "type.googleapis.com/envoy.config.cluster.v3.Cluster", "name": "` + name + `", "type": "STATIC"}}`
+	}
+	for _, c := range []struct {
+		name    string
+		configs []string
+		want    bool
+	}{
+		{"whole", []string{boot, cds(cl("xds")+","+cl("stats"), cl("web"))}, false},
+		{"bootstrap static cluster missing", []string{boot, cds(cl("xds"), cl("web"))}, true},
+		{"dynamic without static", []string{cds("", cl("web"))}, true},
+		{"static only", []string{cds(cl("web"), "")}, false},
+	} {
+		doc := `{"configs": [` + strings.Join(c.configs, ",") + `]}`
+		cfg, _ := LoadBytes("dump.json", []byte(doc), "")
+		if got := cfg.Trimmed("dump.json"); got != c.want {
+			t.Errorf("%s: Trimmed %v, want %v (problems %v)", c.name, got, c.want, cfg.Problems)
+		}
 	}
 }
