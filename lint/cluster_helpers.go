@@ -4,6 +4,7 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	maglevv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/maglev/v3"
+	overridehostv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/override_host/v3"
 	ringhashv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/ring_hash/v3"
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -133,14 +134,31 @@ func (p *Pass) localityWeighted(c *clusterv3.Cluster) bool {
 	if c.GetLoadBalancingPolicy() == nil {
 		return c.GetCommonLbConfig().GetLocalityWeightedLbConfig() != nil
 	}
-	for _, m := range p.Typed(c) {
+	return p.typedLocalityWeighted(p.Typed(c), 0)
+}
+
+// typedLocalityWeighted: the first known entry of a typed list turns
+// locality weighting on. override_host hands requests to its
+// fallback_policy (OverrideHostLbConfig::create), so that list decides.
+func (p *Pass) typedLocalityWeighted(ms []proto.Message, depth int) bool {
+	for _, m := range ms {
 		if m == nil {
 			continue
 		}
 		r := m.ProtoReflect()
 		d := r.Descriptor()
-		if d.FullName() == "envoy.extensions.load_balancing_policies.wrr_locality.v3.WrrLocality" {
+		switch d.FullName() {
+		case "envoy.extensions.load_balancing_policies.wrr_locality.v3.WrrLocality":
 			return true
+		case "envoy.extensions.load_balancing_policies.override_host.v3.OverrideHost":
+			if depth >= 8 {
+				return false
+			}
+			var fb []proto.Message
+			for _, pol := range m.(*overridehostv3.OverrideHost).GetFallbackPolicy().GetPolicies() {
+				fb = append(fb, p.Cfg.Sources.Unpacked(pol.GetTypedExtensionConfig().GetTypedConfig()))
+			}
+			return p.typedLocalityWeighted(fb, depth+1)
 		}
 		if fd := d.Fields().ByName("locality_weighted_lb_config"); fd != nil {
 			return r.Has(fd)

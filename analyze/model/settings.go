@@ -10,6 +10,7 @@ import (
 	commonv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/common/v3"
 	lrv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/least_request/v3"
 	maglevv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/maglev/v3"
+	overridehostv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/override_host/v3"
 	randomv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/random/v3"
 	ringv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/ring_hash/v3"
 	rrv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/round_robin/v3"
@@ -153,7 +154,22 @@ func (s *LBSettings) typed(c *config.Config, p *clusterv3.Cluster) {
 	}
 	m := c.Sources.Unpacked(pols[i].GetTypedExtensionConfig().GetTypedConfig())
 	s.Typed = m
+	s.typedEntry(c, m, 0)
+}
+
+// typedEntry reads one typed policy's settings. override_host delegates
+// every request without an override host to its fallback_policy
+// (OverrideHostLbConfig::create builds that policy's load balancer), whose
+// first entry Envoy knows brings its settings, locality weighting included.
+func (s *LBSettings) typedEntry(c *config.Config, m proto.Message, depth int) {
 	switch t := m.(type) {
+	case *overridehostv3.OverrideHost:
+		for _, pol := range t.GetFallbackPolicy().GetPolicies() {
+			if depth < 8 && EnvoyKnowsType(config.TypeName(pol.GetTypedExtensionConfig().GetTypedConfig().GetTypeUrl())) {
+				s.typedEntry(c, c.Sources.Unpacked(pol.GetTypedExtensionConfig().GetTypedConfig()), depth+1)
+				break
+			}
+		}
 	case *ringv3.RingHash:
 		s.RingFrom = t
 		if v := t.GetMinimumRingSize(); v != nil {
