@@ -55,9 +55,9 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 		fmt.Fprintln(t.Out, t.Style().Faint(true).Render("  "+c.File))
 	}
 
-	if c.Aggregate != nil {
+	if c.Aggregate != nil && !c.EndpointsMissing {
 		renderAggregate(t, c.Aggregate)
-	} else if len(c.Priorities) > 0 && !c.EndpointsMissing {
+	} else if c.Aggregate == nil && len(c.Priorities) > 0 && !c.EndpointsMissing {
 		degraded := false
 		for _, p := range c.Priorities {
 			degraded = degraded || p.Degraded > 0 || p.DegradedLoad > 0

@@ -26,7 +26,9 @@ func addBudgets(c *config.Config, cl *config.Cluster, opt model.Options, cr *tra
 			return err
 		}
 		bs := lbmodel.AggregateBudgets(children, m.PanicThreshold, opt.BudgetOrder)
-		cr.Notes = append(cr.Notes, orderNote(opt.BudgetOrder))
+		if !cr.EndpointsMissing {
+			cr.Notes = append(cr.Notes, orderNote(opt.BudgetOrder))
+		}
 		for i := range cr.Aggregate.Levels {
 			if i < len(bs) {
 				cr.Aggregate.Levels[i].Budget = &traffic.AggregateBudget{Budget: budgetReport(bs[i].Budget), BeforeFailover: bs[i].BeforeFailover}

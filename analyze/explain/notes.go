@@ -103,7 +103,10 @@ func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.
 		if sh.LocalClusterPanic {
 			add("zone-aware routing is skipped: the local cluster is in panic")
 		}
-	} else if name := model.LocalClusterName(c, opt); name == "" && s.ZoneAwareSet {
+	} else if name := model.LocalClusterName(c, opt); name == "" && s.ZoneAwareSet && len(c.Bootstraps) == 0 {
+		// xDS resources alone do not say: the bootstrap names the local cluster.
+		add("zone_aware_lb_config is set; whether zone-aware routing happens depends on the bootstrap's cluster_manager.local_cluster_name, which is not in the input (pass the bootstrap, or --local-cluster)")
+	} else if name == "" && s.ZoneAwareSet {
 		add("zone_aware_lb_config is set but no local cluster is configured (cluster_manager.local_cluster_name or --local-cluster), so zone-aware routing never happens")
 	} else if name != "" && c.Cluster(name) == nil && name != m.Name {
 		add("the local cluster %q is not in the loaded config, so zone-aware routing cannot be computed", name)
@@ -172,6 +175,16 @@ func aggregateNotes(c *config.Config, m *model.Model, as lbmodel.AggregateShares
 		seen[name] = true
 	}
 	if len(as.Load.Levels) == 0 {
+		missing := 0
+		for _, name := range m.Aggregate {
+			if cl := c.Cluster(name); cl != nil && len(model.Of(c, cl).Hosts) == 0 && cl.Proto.GetType().String() == "EDS" && cl.Assignment == nil {
+				missing++
+			}
+		}
+		if missing > 0 {
+			add("the children's endpoints are not in the input (%d EDS child(ren) without a ClusterLoadAssignment): pass the EDS resources (or an admin config_dump with ?include_eds) to see where traffic goes", missing)
+			return out
+		}
 		add("no child has any host, so every request fails with \"no healthy upstream\"")
 		return out
 	}

@@ -185,6 +185,15 @@ func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model
 	if err != nil {
 		return cr, err
 	}
+	if len(as.Load.Levels) == 0 {
+		// No child has hosts; when that is because their EDS resources
+		// are not in the input, say so rather than report an outage.
+		for _, name := range m.Aggregate {
+			if ccl := c.Cluster(name); ccl != nil && ccl.Proto.GetType().String() == "EDS" && ccl.Assignment == nil {
+				cr.EndpointsMissing = true
+			}
+		}
+	}
 	cr.NormalizedTotalAvailability = as.Load.Load.NormalizedTotalAvailability
 	cr.TotalPanic = as.Load.Load.TotalPanic
 	cr.NoHostShare = CleanShare(as.NoHost)
