@@ -28,12 +28,12 @@ func isClientStatus(n *yaml.Node) bool {
 	return false
 }
 
-// clientStatus reads every client config of a ClientStatusResponse
+// readClientStatus reads every client config of a ClientStatusResponse
 // (envoy/service/status/v3/csds.proto): generic_xds_configs entries
 // ({type_url, name, xds_config: Any, client_status}) and the deprecated
 // per-xDS config dumps. A resource the client NACKed is reported, since
 // the client keeps running its previous version.
-func (l *loader) clientStatus(file string, n *yaml.Node) {
+func readClientStatus(l *loader, file string, n *yaml.Node) {
 	list, _ := mapGet(n, "config")
 	if list == nil { // --kind client_status on a document without config
 		l.problem(Problem{Pos: nodePos(file, n), Severity: SevWarning, Code: CodeUnknownKind, Msg: "ClientStatusResponse has no config list"})

@@ -87,9 +87,9 @@ func isBootstrapDump(n *yaml.Node) bool {
 	return true
 }
 
-// bootstrapDump reads a bare BootstrapConfigDump as the one section of an
+// readBootstrapDump reads a bare BootstrapConfigDump as the one section of an
 // admin config_dump, so that it is treated as written by Envoy.
-func (l *loader) bootstrapDump(file string, n *yaml.Node) {
+func readBootstrapDump(l *loader, file string, n *yaml.Node) {
 	bd := &adminv3.BootstrapConfigDump{}
 	l.decode(file, n, bd, true)
 	a := &anypb.Any{TypeUrl: "type.googleapis.com/envoy.admin.v3.BootstrapConfigDump"}

@@ -40,12 +40,8 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 		for _, item := range n.Content {
 			l.document(file, item, "")
 		}
-	case kindResourceMap:
-		l.resourceMap(file, n)
-	case kindKubernetes:
-		l.kubernetes(file, n)
-	case kindBootstrapDump:
-		l.bootstrapDump(file, n)
+	case kindResourceMap, kindKubernetes, kindBootstrapDump, KindDiscovery, KindClientStatus:
+		containers[kind](l, file, n)
 	case kindEgctl:
 		for _, d := range egctlDumps(n) {
 			l.document(file, d, "")
@@ -121,18 +117,29 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 		cs := &adminv3.Clusters{}
 		l.decode(file, n, cs, true)
 		l.addLiveHealth(cs)
-	case KindDiscovery:
-		l.discovery(file, n)
-	case KindClientStatus:
-		l.clientStatus(file, n)
 	default:
 		l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind, Msg: "unknown kind " + kind})
 	}
 }
 
-// discovery reads a DiscoveryResponse-shaped document: "resources" holding
+// containers read the documents that hold other documents (wrappers a
+// control plane or a client writes around xDS resources), by kind; set in
+// init because they read their contents through document.
+var containers map[string]func(l *loader, file string, n *yaml.Node)
+
+func init() {
+	containers = map[string]func(l *loader, file string, n *yaml.Node){
+		kindResourceMap:   readResourceMap,
+		kindKubernetes:    readKubernetes,
+		kindBootstrapDump: readBootstrapDump,
+		KindDiscovery:     readDiscovery,
+		KindClientStatus:  readClientStatus,
+	}
+}
+
+// readDiscovery reads a DiscoveryResponse-shaped document: "resources" holding
 // typed resources, or Resource wrappers ({name, resource}).
-func (l *loader) discovery(file string, n *yaml.Node) {
+func readDiscovery(l *loader, file string, n *yaml.Node) {
 	res, _ := mapGet(n, "resources")
 	if res == nil || res.Kind != yaml.SequenceNode {
 		l.problem(Problem{Pos: nodePos(file, n), Code: CodeType, Msg: "expected \"resources:\" with a list of typed resources"})
@@ -171,7 +178,7 @@ func (l *loader) typed(file string, a *anypb.Any) {
 	case *adminv3.ConfigDump:
 		l.configDump(file, m)
 	case *routev3.ScopedRouteConfiguration:
-		l.scopedRoutes(file, m, 1)
+		warnScopedRoutes(l, file, m, 1)
 	case *adminv3.BootstrapConfigDump, *adminv3.ClustersConfigDump, *adminv3.EndpointsConfigDump,
 		*adminv3.ListenersConfigDump, *adminv3.RoutesConfigDump, *adminv3.ScopedRoutesConfigDump:
 		if l.dump == nil {
@@ -255,7 +262,7 @@ func (l *loader) dumpSection(file string, m proto.Message) {
 			n += len(c.GetScopedRouteConfigs())
 		}
 		if n > 0 {
-			l.scopedRoutes(file, m, n)
+			warnScopedRoutes(l, file, m, n)
 		}
 	case *adminv3.RoutesConfigDump:
 		for _, r := range m.GetStaticRouteConfigs() {
@@ -287,11 +294,11 @@ func (l *loader) configDump(file string, cd *adminv3.ConfigDump) {
 	l.flushDump(file, d)
 }
 
-// scopedRoutes says that n scoped route configurations in m are not
+// warnScopedRoutes says that n scoped route configurations in m are not
 // modelled, rather than dropping them silently: which route configuration
 // a request's scope key selects is not read, so routes reached only through
 // a scope are not followed.
-func (l *loader) scopedRoutes(file string, m proto.Message, n int) {
+func warnScopedRoutes(l *loader, file string, m proto.Message, n int) {
 	pos := l.cfg.Sources.Pos(m)
 	if pos.File == "" {
 		pos = Pos{File: file, Line: 1, Col: 1}

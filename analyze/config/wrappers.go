@@ -61,9 +61,9 @@ func isLocalityGroup(n *yaml.Node) bool {
 	return v != nil
 }
 
-// resourceMap reads every key of a resource-kind map; a key it does not
+// readResourceMap reads every key of a resource-kind map; a key it does not
 // know is one error naming what was expected, never a silent skip.
-func (l *loader) resourceMap(file string, n *yaml.Node) {
+func readResourceMap(l *loader, file string, n *yaml.Node) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
 		key := strings.ToLower(k.Value)
@@ -101,10 +101,10 @@ func isKubernetes(n *yaml.Node) bool {
 	return a != nil && k != nil && a.Kind == yaml.ScalarNode && k.Kind == yaml.ScalarNode
 }
 
-// kubernetes reads a Cilium(Clusterwide)EnvoyConfig (spec.resources: typed
+// readKubernetes reads a Cilium(Clusterwide)EnvoyConfig (spec.resources: typed
 // xDS resources) or a List of objects (items:, each read on its own).
 // Any other Kubernetes kind is one error saying what lbctl reads.
-func (l *loader) kubernetes(file string, n *yaml.Node) {
+func readKubernetes(l *loader, file string, n *yaml.Node) {
 	kindNode, _ := mapGet(n, "kind")
 	api, _ := mapGet(n, "apiVersion")
 	switch kind := kindNode.Value; {
