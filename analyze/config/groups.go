@@ -212,10 +212,10 @@ func (r *reader) admit(file string, size int64) bool {
 	max := r.lim.maxInput()
 	switch {
 	case size > max:
-		r.problem(Problem{Pos: Pos{File: file}, Code: CodeIO, Msg: fmt.Sprintf("larger than %d bytes (raise --max-input)", max)})
+		r.problem(Problem{Pos: Pos{File: file}, Code: CodeIO, Msg: fmt.Sprintf("larger than %d bytes (%s)", max, r.lim.hint())})
 		return false
 	case r.total+size > max:
-		r.problem(Problem{Pos: Pos{File: file}, Code: CodeIO, Msg: fmt.Sprintf("inputs together larger than %d bytes (raise --max-input)", max)})
+		r.problem(Problem{Pos: Pos{File: file}, Code: CodeIO, Msg: fmt.Sprintf("inputs together larger than %d bytes (%s)", max, r.lim.hint())})
 		return false
 	}
 	r.total += size

@@ -29,6 +29,16 @@ type Limits struct {
 	// MaxInput is the largest file or answer in bytes, and the largest
 	// total of all of them (0: DefaultMaxInput).
 	MaxInput int64
+	// Hint replaces "raise --max-input" in the messages when the limit
+	// has another source (e.g. an address-space limit).
+	Hint string
+}
+
+func (l Limits) hint() string {
+	if l.Hint != "" {
+		return l.Hint
+	}
+	return "raise --max-input"
 }
 
 func (l Limits) maxInput() int64 {
