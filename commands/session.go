@@ -19,7 +19,7 @@ import (
 func sessionCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "session",
-		Usage:     "gRPC stateful session affinity: which host a request with a session cookie goes to (gRFC A75)",
+		Usage:     "stateful session affinity: which host a request with a session cookie goes to (gRFC A75, and Envoy's override host)",
 		ArgsUsage: "[FILE ...]",
 		Description: `Runs proxyless gRPC's xds_override_host pick (gRFC A75, C-core) for a request
 whose session cookie lists ADDRESS[,ADDRESS...]: pick (a READY cookie host),
@@ -28,6 +28,11 @@ a subchannel is created), or delegate (the child policy picks).
 
 By default the usable endpoints of the priority gRPC routes to have READY
 subchannels and every other endpoint has none; --state sets any of them.
+
+Unless --semantics grpc is given, Envoy's answer to the same request follows
+(HostUtility::selectOverrideHost): the session host if its health is in
+override_host_status, else the cluster's load balancer, or a 503 with a strict
+stateful_session filter.
 
 Examples:
   lbctl session fixtures/grpc/session.yaml --cluster svc --cookie 10.40.0.2:80
