@@ -5,14 +5,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/diff"
 )
 
 // mdText escapes config text for a Markdown table cell or list item: no
-// HTML, no pipes, no control characters.
+// HTML, no pipes (control characters are escaped before: writeDiff).
 func mdText(s string) string {
-	return strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;", "`", "'", "*", "\\*", "[", "\\[", "]", "\\]").Replace(config.Escape(s))
+	return strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;", "`", "'", "*", "\\*", "[", "\\[", "]", "\\]").Replace(s)
 }
 
 // diffMarkdown is a pull-request comment: a compact table, one row per
@@ -111,19 +110,19 @@ func diffGitHub(r *diff.Report) string {
 			}
 		}
 		// A removed cluster has no line in NEW: a notice without a file.
-		props := "title=" + ghProp(config.Escape("lbctl diff: "+c.Name+" "+c.Change))
+		props := "title=" + ghProp("lbctl diff: "+c.Name+" "+c.Change)
 		if file != "" {
-			props = "file=" + ghProp(config.Escape(file)) + ",line=" + strconv.Itoa(max(line, 1)) + "," + props
+			props = "file=" + ghProp(file) + ",line=" + strconv.Itoa(max(line, 1)) + "," + props
 		}
-		fmt.Fprintf(&b, "::notice %s::%s\n", props, ghData(config.Escape(strings.Join(facts, "; "))))
+		fmt.Fprintf(&b, "::notice %s::%s\n", props, ghData(strings.Join(facts, "; ")))
 	}
 	for _, f := range r.Findings.New {
 		kind := map[string]string{"error": "error", "warning": "warning"}[f.Severity]
 		if kind == "" {
 			kind = "notice"
 		}
-		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, ghProp(config.Escape(f.File)), max(f.Line, 1), max(f.Column, 1),
-			ghProp("new "+f.Rule+" "+f.Name), ghData(config.Escape(f.Message)))
+		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, ghProp(f.File), max(f.Line, 1), max(f.Column, 1),
+			ghProp("new "+f.Rule+" "+f.Name), ghData(f.Message))
 	}
 	return b.String()
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/diff"
 	"github.com/lbctl/lbctl/lint"
 )
@@ -42,7 +41,7 @@ func opt[T any](v *T) string {
 	if v == nil {
 		return "-"
 	}
-	return config.Escape(fmt.Sprint(*v))
+	return fmt.Sprint(*v)
 }
 
 func arrow[T any](c *diff.Change[T]) string { return opt(c.Old) + " → " + opt(c.New) }
@@ -70,10 +69,10 @@ func diffLines(c diff.Cluster, all bool) [][2]string {
 	var out [][2]string
 	add := func(k, v string) { out = append(out, [2]string{k, v}) }
 	if c.RenamedFrom != "" {
-		add("renamed", "looks renamed from "+config.Escape(c.RenamedFrom)+" (same endpoints)")
+		add("renamed", "looks renamed from "+c.RenamedFrom+" (same endpoints)")
 	}
 	if c.RenamedTo != "" {
-		add("renamed", "looks renamed to "+config.Escape(c.RenamedTo)+" (same endpoints)")
+		add("renamed", "looks renamed to "+c.RenamedTo+" (same endpoints)")
 	}
 	if c.LbPolicy != nil {
 		add("lb_policy", arrow(c.LbPolicy))
@@ -110,14 +109,14 @@ func diffLines(c diff.Cluster, all bool) [][2]string {
 	if c.Aggregate != nil {
 		var v []string
 		for _, l := range c.Aggregate.ClusterLoad {
-			v = append(v, fmt.Sprintf("%s %s → %s", config.Escape(l.Cluster), loadPct(l.Load.Old), loadPct(l.Load.New)))
+			v = append(v, fmt.Sprintf("%s %s → %s", l.Cluster, loadPct(l.Load.Old), loadPct(l.Load.New)))
 		}
 		add("aggregate", strings.Join(v, ", "))
 	}
 	if len(c.Localities) > 0 {
 		var v []string
 		for _, l := range c.Localities {
-			name := config.Escape(strings.TrimRight(l.Region+"/"+l.Zone+"/"+l.SubZone, "/"))
+			name := strings.TrimRight(l.Region+"/"+l.Zone+"/"+l.SubZone, "/")
 			v = append(v, fmt.Sprintf("P%d %s %s → %s", l.Priority, name, optPct(l.Share.Old), optPct(l.Share.New)))
 		}
 		add("localities", strings.Join(v, ", "))
@@ -144,9 +143,9 @@ func diffLines(c diff.Cluster, all bool) [][2]string {
 				add("", fmt.Sprintf("  … %d more (--verbose lists every host)", len(c.Hosts)-i))
 				break
 			}
-			name := config.Escape(h.Address)
+			name := h.Address
 			if h.Cluster != "" {
-				name = config.Escape(h.Cluster) + "/" + name
+				name = h.Cluster + "/" + name
 			}
 			v := fmt.Sprintf("  %-6s %s  %s → %s (%s)", hostMark(h.Change), name, optPct(h.Share.Old), optPct(h.Share.New), pp(h.Share))
 			if h.Unknown {
@@ -168,7 +167,7 @@ func diffLines(c diff.Cluster, all bool) [][2]string {
 				add("", fmt.Sprintf("  … %d more", len(c.Hash.Hosts)-i))
 				break
 			}
-			add("", fmt.Sprintf("  %s gains %s, loses %s", config.Escape(h.Address), sharePct(h.Gained), sharePct(h.Lost)))
+			add("", fmt.Sprintf("  %s gains %s, loses %s", h.Address, sharePct(h.Gained), sharePct(h.Lost)))
 		}
 	}
 	if h := c.HashPolicy; h != nil {
@@ -179,14 +178,14 @@ func diffLines(c diff.Cluster, all bool) [][2]string {
 			add("subset fallback", arrow(s.FallbackPolicy))
 		}
 		if s.Selectors != nil {
-			add("subset selectors", config.Escape(strings.Join(*s.Selectors.Old, "; "))+" → "+config.Escape(strings.Join(*s.Selectors.New, "; ")))
+			add("subset selectors", strings.Join(*s.Selectors.Old, "; ")+" → "+strings.Join(*s.Selectors.New, "; "))
 		}
 		if s.DefaultSubset != nil {
 			add("default subset", arrow(s.DefaultSubset))
 		}
 	}
 	for _, n := range c.Notes {
-		add("note", config.Escape(n))
+		add("note", n)
 	}
 	return out
 }
@@ -195,7 +194,7 @@ func joinOr(vs []string) string {
 	if len(vs) == 0 {
 		return "(none)"
 	}
-	return config.Escape(strings.Join(vs, "; "))
+	return strings.Join(vs, "; ")
 }
 
 func hostMark(change string) string {
@@ -258,7 +257,7 @@ func writeDiffText(t *Term, b *strings.Builder, r *diff.Report, all bool) {
 				where = *c.File.Old
 			}
 		}
-		fmt.Fprintf(b, "\n%s %s (%s, %s)\n", mark[c.Change].Render(sign[c.Change]), bold.Render(config.Escape(c.Name)), c.Change, config.Escape(where))
+		fmt.Fprintf(b, "\n%s %s (%s, %s)\n", mark[c.Change].Render(sign[c.Change]), bold.Render(c.Name), c.Change, where)
 		for _, l := range diffLines(c, all) {
 			if l[0] == "" {
 				fmt.Fprintf(b, "    %-17s %s\n", "", l[1])
@@ -273,9 +272,9 @@ func writeFindingsText(t *Term, b *strings.Builder, r *diff.Report) {
 	fmt.Fprintf(b, "\n%s\n", findingsLine(r))
 	for _, f := range r.Findings.New {
 		sev, _ := lint.ParseSeverity(f.Severity)
-		fmt.Fprintf(b, "  + %s:%d:%d: %s %s %s [%s]\n", config.Escape(f.File), f.Line, f.Column, severityStyle(t, sev).Render(f.Severity), f.Rule, config.Escape(f.Message), f.Name)
+		fmt.Fprintf(b, "  + %s:%d:%d: %s %s %s [%s]\n", f.File, f.Line, f.Column, severityStyle(t, sev).Render(f.Severity), f.Rule, f.Message, f.Name)
 	}
 	for _, f := range r.Findings.Fixed {
-		fmt.Fprintf(b, "  - fixed %s:%d:%d: %s %s %s [%s]\n", config.Escape(f.File), f.Line, f.Column, f.Severity, f.Rule, config.Escape(f.Message), f.Name)
+		fmt.Fprintf(b, "  - fixed %s:%d:%d: %s %s %s [%s]\n", f.File, f.Line, f.Column, f.Severity, f.Rule, f.Message, f.Name)
 	}
 }
