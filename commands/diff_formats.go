@@ -98,11 +98,7 @@ func mdRow(s string) string {
 func diffGitHub(r *diff.Report) string {
 	var b strings.Builder
 	for _, c := range r.Clusters {
-		file, line := "", 0
-		switch {
-		case c.At != "":
-			file, line = splitPos(c.At)
-		}
+		file, line := splitPos(c.At) // "" when the cluster is removed
 		var facts []string
 		for _, l := range diffLines(c, false) {
 			if l[0] != "" {

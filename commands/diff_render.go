@@ -55,8 +55,7 @@ func pp(c *diff.Change[float64]) string {
 	if c.Old != nil {
 		d -= *c.Old
 	}
-	s := strconv.FormatFloat(100*d, 'f', 2, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	s := strings.TrimSuffix(sharePct(d), "%")
 	if d > 0 {
 		s = "+" + s
 	}
@@ -259,11 +258,7 @@ func writeDiffText(t *Term, b *strings.Builder, r *diff.Report, all bool) {
 		}
 		fmt.Fprintf(b, "\n%s %s (%s, %s)\n", mark[c.Change].Render(sign[c.Change]), bold.Render(c.Name), c.Change, where)
 		for _, l := range diffLines(c, all) {
-			if l[0] == "" {
-				fmt.Fprintf(b, "    %-17s %s\n", "", l[1])
-			} else {
-				fmt.Fprintf(b, "    %-17s %s\n", l[0], l[1])
-			}
+			fmt.Fprintf(b, "    %-17s %s\n", l[0], l[1])
 		}
 	}
 }
