@@ -279,9 +279,14 @@ func diffFails(cmd *cli.Command, r *diff.Report) bool {
 	return false
 }
 
-// writeDiff writes r in the -o format.
+// writeDiff writes r in the -o format. Markdown and GitHub annotations
+// are text too: r's strings are escaped first, as writeOutput does for text.
 func writeDiff(cmd *cli.Command, r *diff.Report) error {
 	t := termFor(cmd)
+	switch cmd.String("output") {
+	case "markdown", "github":
+		escapeStrings(r)
+	}
 	switch cmd.String("output") {
 	case "markdown":
 		_, err := fmt.Fprint(t.Out, diffMarkdown(r))

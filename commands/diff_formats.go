@@ -9,9 +9,9 @@ import (
 )
 
 // mdText escapes config text for a Markdown table cell or list item: no
-// HTML, no pipes, no control characters.
+// HTML, no pipes (control characters are escaped before: writeDiff).
 func mdText(s string) string {
-	return strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;", "`", "'", "*", "\\*", "[", "\\[", "]", "\\]").Replace(safeText(s))
+	return strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;", "`", "'", "*", "\\*", "[", "\\[", "]", "\\]").Replace(s)
 }
 
 // diffMarkdown is a pull-request comment: a compact table, one row per
@@ -98,11 +98,7 @@ func mdRow(s string) string {
 func diffGitHub(r *diff.Report) string {
 	var b strings.Builder
 	for _, c := range r.Clusters {
-		file, line := "", 0
-		switch {
-		case c.At != "":
-			file, line = splitPos(c.At)
-		}
+		file, line := splitPos(c.At) // "" when the cluster is removed
 		var facts []string
 		for _, l := range diffLines(c, false) {
 			if l[0] != "" {
@@ -110,19 +106,19 @@ func diffGitHub(r *diff.Report) string {
 			}
 		}
 		// A removed cluster has no line in NEW: a notice without a file.
-		props := "title=" + ghProp(safeText("lbctl diff: "+c.Name+" "+c.Change))
+		props := "title=" + ghProp("lbctl diff: "+c.Name+" "+c.Change)
 		if file != "" {
-			props = "file=" + ghProp(safeText(file)) + ",line=" + strconv.Itoa(max(line, 1)) + "," + props
+			props = "file=" + ghProp(file) + ",line=" + strconv.Itoa(max(line, 1)) + "," + props
 		}
-		fmt.Fprintf(&b, "::notice %s::%s\n", props, ghData(safeText(strings.Join(facts, "; "))))
+		fmt.Fprintf(&b, "::notice %s::%s\n", props, ghData(strings.Join(facts, "; ")))
 	}
 	for _, f := range r.Findings.New {
 		kind := map[string]string{"error": "error", "warning": "warning"}[f.Severity]
 		if kind == "" {
 			kind = "notice"
 		}
-		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, ghProp(safeText(f.File)), max(f.Line, 1), max(f.Column, 1),
-			ghProp("new "+f.Rule+" "+f.Name), ghData(safeText(f.Message)))
+		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, ghProp(f.File), max(f.Line, 1), max(f.Column, 1),
+			ghProp("new "+f.Rule+" "+f.Name), ghData(f.Message))
 	}
 	return b.String()
 }

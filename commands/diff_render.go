@@ -5,7 +5,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/lbctl/lbctl/analyze/diff"
@@ -16,18 +15,7 @@ import (
 // (all with --verbose).
 const diffHostRows = 10
 
-// safeText replaces control characters (escape sequences, newlines) in
-// text that came from a config file.
-func safeText(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return '?'
-		}
-		return r
-	}, s)
-}
-
-// pct writes a fraction as a percentage with at most two decimals.
+// sharePct writes a fraction as a percentage with at most two decimals.
 func sharePct(v float64) string {
 	s := strconv.FormatFloat(100*v, 'f', 2, 64)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
@@ -53,7 +41,7 @@ func opt[T any](v *T) string {
 	if v == nil {
 		return "-"
 	}
-	return safeText(fmt.Sprint(*v))
+	return fmt.Sprint(*v)
 }
 
 func arrow[T any](c *diff.Change[T]) string { return opt(c.Old) + " → " + opt(c.New) }
@@ -67,8 +55,7 @@ func pp(c *diff.Change[float64]) string {
 	if c.Old != nil {
 		d -= *c.Old
 	}
-	s := strconv.FormatFloat(100*d, 'f', 2, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	s := strings.TrimSuffix(sharePct(d), "%")
 	if d > 0 {
 		s = "+" + s
 	}
@@ -81,10 +68,10 @@ func diffLines(c diff.Cluster, all bool) [][2]string {
 	var out [][2]string
 	add := func(k, v string) { out = append(out, [2]string{k, v}) }
 	if c.RenamedFrom != "" {
-		add("renamed", "looks renamed from "+safeText(c.RenamedFrom)+" (same endpoints)")
+		add("renamed", "looks renamed from "+c.RenamedFrom+" (same endpoints)")
 	}
 	if c.RenamedTo != "" {
-		add("renamed", "looks renamed to "+safeText(c.RenamedTo)+" (same endpoints)")
+		add("renamed", "looks renamed to "+c.RenamedTo+" (same endpoints)")
 	}
 	if c.LbPolicy != nil {
 		add("lb_policy", arrow(c.LbPolicy))
@@ -121,14 +108,14 @@ func diffLines(c diff.Cluster, all bool) [][2]string {
 	if c.Aggregate != nil {
 		var v []string
 		for _, l := range c.Aggregate.ClusterLoad {
-			v = append(v, fmt.Sprintf("%s %s → %s", safeText(l.Cluster), loadPct(l.Load.Old), loadPct(l.Load.New)))
+			v = append(v, fmt.Sprintf("%s %s → %s", l.Cluster, loadPct(l.Load.Old), loadPct(l.Load.New)))
 		}
 		add("aggregate", strings.Join(v, ", "))
 	}
 	if len(c.Localities) > 0 {
 		var v []string
 		for _, l := range c.Localities {
-			name := safeText(strings.TrimRight(l.Region+"/"+l.Zone+"/"+l.SubZone, "/"))
+			name := strings.TrimRight(l.Region+"/"+l.Zone+"/"+l.SubZone, "/")
 			v = append(v, fmt.Sprintf("P%d %s %s → %s", l.Priority, name, optPct(l.Share.Old), optPct(l.Share.New)))
 		}
 		add("localities", strings.Join(v, ", "))
@@ -155,9 +142,9 @@ func diffLines(c diff.Cluster, all bool) [][2]string {
 				add("", fmt.Sprintf("  … %d more (--verbose lists every host)", len(c.Hosts)-i))
 				break
 			}
-			name := safeText(h.Address)
+			name := h.Address
 			if h.Cluster != "" {
-				name = safeText(h.Cluster) + "/" + name
+				name = h.Cluster + "/" + name
 			}
 			v := fmt.Sprintf("  %-6s %s  %s → %s (%s)", hostMark(h.Change), name, optPct(h.Share.Old), optPct(h.Share.New), pp(h.Share))
 			if h.Unknown {
@@ -179,7 +166,7 @@ func diffLines(c diff.Cluster, all bool) [][2]string {
 				add("", fmt.Sprintf("  … %d more", len(c.Hash.Hosts)-i))
 				break
 			}
-			add("", fmt.Sprintf("  %s gains %s, loses %s", safeText(h.Address), sharePct(h.Gained), sharePct(h.Lost)))
+			add("", fmt.Sprintf("  %s gains %s, loses %s", h.Address, sharePct(h.Gained), sharePct(h.Lost)))
 		}
 	}
 	if h := c.HashPolicy; h != nil {
@@ -190,14 +177,14 @@ func diffLines(c diff.Cluster, all bool) [][2]string {
 			add("subset fallback", arrow(s.FallbackPolicy))
 		}
 		if s.Selectors != nil {
-			add("subset selectors", safeText(strings.Join(*s.Selectors.Old, "; "))+" → "+safeText(strings.Join(*s.Selectors.New, "; ")))
+			add("subset selectors", strings.Join(*s.Selectors.Old, "; ")+" → "+strings.Join(*s.Selectors.New, "; "))
 		}
 		if s.DefaultSubset != nil {
 			add("default subset", arrow(s.DefaultSubset))
 		}
 	}
 	for _, n := range c.Notes {
-		add("note", safeText(n))
+		add("note", n)
 	}
 	return out
 }
@@ -206,7 +193,7 @@ func joinOr(vs []string) string {
 	if len(vs) == 0 {
 		return "(none)"
 	}
-	return safeText(strings.Join(vs, "; "))
+	return strings.Join(vs, "; ")
 }
 
 func hostMark(change string) string {
@@ -269,13 +256,9 @@ func writeDiffText(t *Term, b *strings.Builder, r *diff.Report, all bool) {
 				where = *c.File.Old
 			}
 		}
-		fmt.Fprintf(b, "\n%s %s (%s, %s)\n", mark[c.Change].Render(sign[c.Change]), bold.Render(safeText(c.Name)), c.Change, safeText(where))
+		fmt.Fprintf(b, "\n%s %s (%s, %s)\n", mark[c.Change].Render(sign[c.Change]), bold.Render(c.Name), c.Change, where)
 		for _, l := range diffLines(c, all) {
-			if l[0] == "" {
-				fmt.Fprintf(b, "    %-17s %s\n", "", l[1])
-			} else {
-				fmt.Fprintf(b, "    %-17s %s\n", l[0], l[1])
-			}
+			fmt.Fprintf(b, "    %-17s %s\n", l[0], l[1])
 		}
 	}
 }
@@ -284,9 +267,9 @@ func writeFindingsText(t *Term, b *strings.Builder, r *diff.Report) {
 	fmt.Fprintf(b, "\n%s\n", findingsLine(r))
 	for _, f := range r.Findings.New {
 		sev, _ := lint.ParseSeverity(f.Severity)
-		fmt.Fprintf(b, "  + %s:%d:%d: %s %s %s [%s]\n", safeText(f.File), f.Line, f.Column, severityStyle(t, sev).Render(f.Severity), f.Rule, safeText(f.Message), f.Name)
+		fmt.Fprintf(b, "  + %s:%d:%d: %s %s %s [%s]\n", f.File, f.Line, f.Column, severityStyle(t, sev).Render(f.Severity), f.Rule, f.Message, f.Name)
 	}
 	for _, f := range r.Findings.Fixed {
-		fmt.Fprintf(b, "  - fixed %s:%d:%d: %s %s %s [%s]\n", safeText(f.File), f.Line, f.Column, f.Severity, f.Rule, safeText(f.Message), f.Name)
+		fmt.Fprintf(b, "  - fixed %s:%d:%d: %s %s %s [%s]\n", f.File, f.Line, f.Column, f.Severity, f.Rule, f.Message, f.Name)
 	}
 }

@@ -181,3 +181,21 @@ func TestWatchStopsOnCancel(t *testing.T) {
 		t.Fatal("watch did not stop when its context ended")
 	}
 }
+
+// A name from the live source reaches a fetch's text lines escaped, as it
+// does the first report: a newline in it starts no line of its own.
+func TestWatchTextEscapes(t *testing.T) {
+	fixWatch(t, 1)
+	d, c := liveFixtures(t)
+	extra := strings.Replace(string(d), `"dynamic_active_clusters": [`, `"static_clusters": [{"cluster": {"@type": "type.googleapis.com/envoy.config.cluster.v3.Cluster",
+  "name": "ex\ntra", "type": "STATIC"}}],
+ "dynamic_active_clusters": [`, 1)
+	srv := watchServer(t, [][2]string{{string(d), string(c)}, {extra, string(c)}})
+	out, errs, code := run(t, "", "explain", "--admin", srv.URL, "--watch", "1ms")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, `+ cluster ex\ntra (`) {
+		t.Errorf("want the name escaped:\n%s", out)
+	}
+}

@@ -119,9 +119,10 @@ func runSweep(ctx context.Context, cmd *cli.Command) error {
 		}
 		return nil
 	}
-	emptySlices(&s)
 	if cmd.String("output") == "yaml" {
-		// lbmodel's sweep types spell the contract's names in JSON only.
+		// lbmodel's sweep types spell the contract's names in JSON only;
+		// this path skips writeOutput, which makes nil lists [] for JSON.
+		emptySlices(&s)
 		n, err := yamlFromJSON(s)
 		if err != nil {
 			return inputError(err)

@@ -115,6 +115,7 @@ func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, rend
 	}
 	return watchLoop(ctx, cmd.Duration("watch"), watchRounds, first, snapshot, func(f watch.Fetch) error {
 		if cmd.String("output") != "json" {
+			escapeStrings(&f) // as writeOutput does for the first report
 			renderFetch(t, f)
 			return nil
 		}

@@ -1,8 +1,11 @@
 package diff
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/lbctl/lbctl/analyze/traffic"
 )
@@ -60,7 +63,7 @@ func priorityChanges(o, n *traffic.ClusterReport) []Priority {
 	}
 	lo, ln := levels(o), levels(n)
 	var out []Priority
-	for _, p := range unionKeys(lo, ln) {
+	for _, p := range unionKeys(lo, ln, cmp.Compare[int]) {
 		a, oka := lo[p]
 		b, okb := ln[p]
 		if oka && okb && a.HealthyLoad == b.HealthyLoad && a.DegradedLoad == b.DegradedLoad && a.Panic == b.Panic {
@@ -75,7 +78,8 @@ func priorityChanges(o, n *traffic.ClusterReport) []Priority {
 	return out
 }
 
-func unionKeys[K int | string | locKey | hostKey, V any](a, b map[K]V) []K {
+// unionKeys is the keys of a and b, each once, ordered by compare.
+func unionKeys[K comparable, V any](a, b map[K]V, compare func(x, y K) int) []K {
 	var ks []K
 	for k := range a {
 		ks = append(ks, k)
@@ -85,32 +89,18 @@ func unionKeys[K int | string | locKey | hostKey, V any](a, b map[K]V) []K {
 			ks = append(ks, k)
 		}
 	}
-	sort.Slice(ks, func(i, j int) bool { return less(ks[i], ks[j]) })
+	slices.SortFunc(ks, compare)
 	return ks
-}
-
-func less[K int | string | locKey | hostKey](a, b K) bool {
-	switch x := any(a).(type) {
-	case int:
-		return x < any(b).(int)
-	case string:
-		return x < any(b).(string)
-	case locKey:
-		y := any(b).(locKey)
-		if x.p != y.p {
-			return x.p < y.p
-		}
-		return x.region+"\x00"+x.zone+"\x00"+x.sub < y.region+"\x00"+y.zone+"\x00"+y.sub
-	case hostKey:
-		y := any(b).(hostKey)
-		return x.cluster+"\x00"+x.addr < y.cluster+"\x00"+y.addr
-	}
-	return false
 }
 
 type locKey struct {
 	p                 int
 	region, zone, sub string
+}
+
+// compareLoc orders localities by priority, then region, zone, sub-zone.
+func compareLoc(x, y locKey) int {
+	return cmp.Or(cmp.Compare(x.p, y.p), strings.Compare(x.region+"\x00"+x.zone+"\x00"+x.sub, y.region+"\x00"+y.zone+"\x00"+y.sub))
 }
 
 func localityChanges(o, n *traffic.ClusterReport) []Locality {
@@ -127,7 +117,7 @@ func localityChanges(o, n *traffic.ClusterReport) []Locality {
 	}
 	so, sn := shares(o), shares(n)
 	var out []Locality
-	for _, k := range unionKeys(so, sn) {
+	for _, k := range unionKeys(so, sn, compareLoc) {
 		a, oka := so[k]
 		b, okb := sn[k]
 		if oka && okb && math.Abs(a-b) <= eps {
@@ -175,7 +165,7 @@ func aggregateChange(o, n *traffic.ClusterReport) *Aggregate {
 	}
 	lo, ln := loads(o), loads(n)
 	a := &Aggregate{}
-	for _, k := range unionKeys(lo, ln) {
+	for _, k := range unionKeys(lo, ln, strings.Compare) {
 		x, okx := lo[k]
 		y, oky := ln[k]
 		if okx && oky && x == y {
@@ -190,6 +180,10 @@ func aggregateChange(o, n *traffic.ClusterReport) *Aggregate {
 }
 
 type hostKey struct{ cluster, addr string }
+
+func compareHost(x, y hostKey) int {
+	return strings.Compare(x.cluster+"\x00"+x.addr, y.cluster+"\x00"+y.addr)
+}
 
 // hostView is a host's share (summed when an address is listed twice),
 // health and weight; known is false when explain could not compute a share.
@@ -222,7 +216,7 @@ func hostChanges(o, n *traffic.ClusterReport) (out []Host, maxShift float64, dou
 		return m
 	}
 	vo, vn := views(o), views(n)
-	for _, k := range unionKeys(vo, vn) {
+	for _, k := range unionKeys(vo, vn, compareHost) {
 		a, oka := vo[k]
 		b, okb := vn[k]
 		h := Host{Cluster: k.cluster, Address: k.addr, Change: "modified"}

@@ -190,9 +190,10 @@ func renames(cs []Cluster, old, new *config.Config) {
 		if c.Change != "added" {
 			continue
 		}
-		if j, ok := removed[addrs(new, c.Name)]; ok {
+		k := addrs(new, c.Name)
+		if j, ok := removed[k]; ok {
 			cs[i].RenamedFrom, cs[j].RenamedTo = cs[j].Name, c.Name
-			delete(removed, addrs(new, c.Name))
+			delete(removed, k)
 		}
 	}
 }

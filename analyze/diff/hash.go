@@ -3,6 +3,7 @@ package diff
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -72,7 +73,7 @@ func hashChange(oc, nc *config.Config, p Pair, grpc bool) (*Hash, error) {
 		return nil, err
 	}
 	h := &Hash{Moved: moved}
-	for _, a := range unionKeys(gained, lost) {
+	for _, a := range unionKeys(gained, lost, strings.Compare) {
 		if gained[a] == 0 && lost[a] == 0 {
 			continue
 		}

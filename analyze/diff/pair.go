@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -49,13 +50,13 @@ func Prepare(c *config.Config) *Side {
 	return s
 }
 
-// Changed pairs the clusters of old and new by name and keeps those whose
-// traffic inputs differ: the Cluster proto, its ClusterLoadAssignment, its
-// live health, the hash policies of routes to it, and the configuration-wide inputs (node locality, local
-// cluster); aggregate parents of a changed child follow. Comparing inputs
-// first keeps a 10,000-cluster diff to the clusters that changed.
-// The sides come from Prepare. The
-// pairs come sorted by name.
+// Changed pairs the clusters of old and new (sides from Prepare) by name
+// and keeps those whose traffic inputs differ: the Cluster proto, its
+// ClusterLoadAssignment, its live health, the hash policies of routes to
+// it, and the configuration-wide inputs (node locality, local cluster);
+// aggregate parents of a changed child follow. Comparing inputs first
+// keeps a 10,000-cluster diff to the clusters that changed. The pairs come
+// sorted by name.
 func Changed(olds, news *Side) []Pair {
 	old, new := olds.Config, news.Config
 	all := map[string]*Pair{}
@@ -91,15 +92,7 @@ func Changed(olds, news *Side) []Pair {
 	for name := range changed {
 		out = append(out, *all[name])
 	}
-	slices.SortFunc(out, func(a, b Pair) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b Pair) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
