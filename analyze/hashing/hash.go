@@ -79,11 +79,8 @@ type HashLookup struct {
 	Reason   string  `json:"reason,omitempty" yaml:"reason,omitempty"`
 }
 
-// RingPoint is one ring entry.
-type RingPoint struct {
-	Hash uint64 `json:"hash" yaml:"hash"`
-	Host string `json:"host" yaml:"host"`
-}
+// RingPoint is one ring entry (the type priorities[].ring uses).
+type RingPoint = placement.RingEntry
 
 // HashRemoval compares ring hash and Maglev when hosts are removed.
 type HashRemoval struct {
@@ -234,12 +231,10 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 			v := placement.View(hs, k)
 			r.Dump = &v
 		}
+		// Without Stream the loop above has dumped every level already.
 		pr := r.Priorities[k]
-		if !opt.Stream && pr.Ring == nil && pr.Table == nil {
-			placement.Dump(hs, k, &pr)
-		}
-		for _, e := range pr.Ring {
-			r.Ring = append(r.Ring, RingPoint{Hash: e.Hash, Host: e.Host})
+		if len(pr.Ring) > 0 {
+			r.Ring = pr.Ring
 		}
 		r.Table = pr.Table
 	}
