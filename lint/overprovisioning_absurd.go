@@ -35,7 +35,7 @@ var _ = register(&Rule{
 			}
 			m := p.Model(cl)
 			levels := m.Levels()
-			if populated(levels) < 2 && !p.localityWeighted(cl.Proto) {
+			if populated(levels) < 2 && !p.localityWeighted(cl) {
 				return
 			}
 			// The fewest healthy hosts that keep the largest level at 100%.
