@@ -120,10 +120,7 @@ func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.
 	if sh.NoHost > 1e-12 {
 		add("%.4g%% of requests find no host and fail", sh.NoHost*100)
 	}
-	switch {
-	case hp.HashErr != nil:
-		add("Envoy rejects this cluster: %v", hp.HashErr)
-	case !hp.Computable && hp.RequestTime == "":
+	if !hp.Computable && hp.RequestTime == "" {
 		add("host shares are not computed for lb_policy %s: the host is chosen by the cluster itself or by an extension lbctl does not model", m.Policy)
 	}
 	out = append(out, policyNotes(m, s, in, hp, opt)...)

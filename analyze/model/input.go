@@ -16,8 +16,6 @@ type HostPolicy struct {
 	// Computable is false for policies whose host choice lbctl cannot
 	// model from config (CLUSTER_PROVIDED, ORIGINAL_DST, unknown ones).
 	Computable bool
-	// HashErr is a ring/table configuration error (Envoy rejects the cluster).
-	HashErr error
 	// RequestTime describes a policy that picks hosts per request from
 	// inputs config does not hold ("" otherwise).
 	RequestTime string
@@ -92,10 +90,6 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		// into host weights (normalizeWeights): no locality pick first,
 		// and no zone-aware routing.
 		in.LocalityWeighted = false
-		if hp.HashErr != nil {
-			hp.Computable = false
-			hp.LB.Policy = lbmodel.PolicyRandom // placeholder: shares are not shown
-		}
 	default:
 		hp.Computable = false
 		hp.RequestTime = RequestTimePolicy(m.Policy)
