@@ -124,21 +124,8 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 	}
 	// A rejected value is reported where it is written.
 	pos := c.Sources.Pos(cl.Proto)
-	switch {
-	case m.Policy == "RING_HASH":
-		if err := s.Ring.Validate(); err != nil {
-			if s.RingFrom != nil {
-				pos = c.Sources.Pos(s.RingFrom)
-			}
-			return nil, fmt.Errorf("%s: cluster %q: %v (Envoy rejects this cluster)", pos, m.Name, err)
-		}
-	default:
-		if err := s.Maglev.Validate(); err != nil {
-			if s.MaglevFrom != nil {
-				pos = c.Sources.ValuePos(s.MaglevFrom, "table_size")
-			}
-			return nil, fmt.Errorf("%s: cluster %q: %v (Envoy rejects this cluster)", pos, m.Name, err)
-		}
+	if re := s.HashSizeRejection(c, cl, m.Policy); re != nil {
+		return nil, fmt.Errorf("%s: cluster %q: %s (Envoy rejects this cluster)", re.Pos, m.Name, re.Msg)
 	}
 	var local *lbmodel.Locality
 	if l, ok := model.NodeLocality(c, model.Options{}); ok {
