@@ -4,7 +4,6 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	maglevv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/maglev/v3"
-	overridehostv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/override_host/v3"
 	ringhashv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/ring_hash/v3"
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -122,53 +121,9 @@ func clusterHashPolicy(p *Pass, c *clusterv3.Cluster) bool {
 }
 
 // localityWeighted reports whether Envoy honours locality weights for the
-// cluster. Legacy lb_policy: common_lb_config.locality_weighted_lb_config.
-// load_balancing_policy: the first entry this build decodes (Envoy uses
-// the first it supports) decides: RoundRobin/LeastRequest/Random via
-// locality_lb_config.locality_weighted_lb_config (LocalityWrr), RingHash
-// and Maglev via their own locality_weighted_lb_config
-// (TypedRingHashLbConfig/TypedMaglevLbConfig feed
-// ThreadAwareLoadBalancerBase), and WrrLocality always
-// (WrrLocalityLoadBalancer::WorkerLocalLbFactory::create).
-func (p *Pass) localityWeighted(c *clusterv3.Cluster) bool {
-	if c.GetLoadBalancingPolicy() == nil {
-		return c.GetCommonLbConfig().GetLocalityWeightedLbConfig() != nil
-	}
-	return p.typedLocalityWeighted(p.Typed(c), 0)
-}
-
-// typedLocalityWeighted: the first known entry of a typed list turns
-// locality weighting on. override_host hands requests to its
-// fallback_policy (OverrideHostLbConfig::create), so that list decides.
-func (p *Pass) typedLocalityWeighted(ms []proto.Message, depth int) bool {
-	for _, m := range ms {
-		if m == nil {
-			continue
-		}
-		r := m.ProtoReflect()
-		d := r.Descriptor()
-		switch d.FullName() {
-		case "envoy.extensions.load_balancing_policies.wrr_locality.v3.WrrLocality":
-			return true
-		case "envoy.extensions.load_balancing_policies.override_host.v3.OverrideHost":
-			if depth >= 8 {
-				return false
-			}
-			var fb []proto.Message
-			for _, pol := range m.(*overridehostv3.OverrideHost).GetFallbackPolicy().GetPolicies() {
-				fb = append(fb, p.Cfg.Sources.Unpacked(pol.GetTypedExtensionConfig().GetTypedConfig()))
-			}
-			return p.typedLocalityWeighted(fb, depth+1)
-		}
-		if fd := d.Fields().ByName("locality_weighted_lb_config"); fd != nil {
-			return r.Has(fd)
-		}
-		if fd := d.Fields().ByName("locality_lb_config"); fd != nil && r.Has(fd) {
-			l := r.Get(fd).Message()
-			w := l.Descriptor().Fields().ByName("locality_weighted_lb_config")
-			return w != nil && l.Has(w)
-		}
-		return false
-	}
-	return false
+// cluster: model.Settings' LocalityWeighted, which reads lb_policy's
+// common_lb_config or the load_balancing_policy entry Envoy uses (through
+// override_host's fallback_policy and wrr_locality), as the reports do.
+func (p *Pass) localityWeighted(cl *config.Cluster) bool {
+	return model.Settings(p.Cfg, cl).LocalityWeighted
 }

@@ -36,15 +36,11 @@ var _ = register(&Rule{
 			}
 		}
 		for i, k := range order {
-			who := found[k][0]
+			who, verb := found[k][0], "NACKs"
 			if len(found[k]) == 2 {
-				who = "grpc-go and grpc-core"
+				who, verb = "grpc-go and grpc-core", "NACK"
 			}
 			n := nacks[i]
-			verb := "NACKs"
-			if len(found[k]) == 2 {
-				verb = "NACK"
-			}
 			p.Report(p.Cfg.Sources.Pos(n.At), "listener %q: %s %s it: %s", n.Listener, who, verb, n.Reason)
 		}
 	},

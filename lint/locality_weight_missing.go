@@ -19,7 +19,7 @@ var _ = register(&Rule{
 	Hint: "Give every locality a load_balancing_weight.",
 	Check: func(p *Pass) {
 		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
-			if !p.localityWeighted(cl.Proto) {
+			if !p.localityWeighted(cl) {
 				return
 			}
 			m := p.Model(cl)

@@ -22,7 +22,7 @@ var _ = register(&Rule{
 	Hint: "Add common_lb_config.locality_weighted_lb_config: {} if the weights are meant.",
 	Check: func(p *Pass) {
 		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
-			if p.localityWeighted(cl.Proto) || p.Model(cl).IsAggregate {
+			if p.localityWeighted(cl) || p.Model(cl).IsAggregate {
 				return
 			}
 			// Weights only split traffic between groups of one priority: a

@@ -23,7 +23,7 @@ var _ = register(&Rule{
 		"(recalculatePerPriorityState, load_balancer_impl.cc; lbmodel.Level.Availability). The level then " +
 		"never fails over to the next priority (nor sheds locality weight, LocalityWrr::effectiveLocalityWeight) " +
 		"until nearly all its hosts are gone, and the survivors take the whole load. The factor is a " +
-		"percentage (default 140), so such values are usually a unit mistake. A factor so large that one healthy " +
+		"percentage (default 140), so such values are usually a unit mistake. A " +
 		"factor of 10000 (100x) or more is the deliberate \"fail over only at zero\" and is info. Only reported when the factor " +
 		"matters: several priorities, or locality-weighted LB.",
 	Hint: "Use an overprovisioning_factor close to the default 140 (a percentage, not a multiplier).",
@@ -35,7 +35,7 @@ var _ = register(&Rule{
 			}
 			m := p.Model(cl)
 			levels := m.Levels()
-			if populated(levels) < 2 && !p.localityWeighted(cl.Proto) {
+			if populated(levels) < 2 && !p.localityWeighted(cl) {
 				return
 			}
 			// The fewest healthy hosts that keep the largest level at 100%.

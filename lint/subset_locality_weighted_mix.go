@@ -12,7 +12,7 @@ var _ = register(&Rule{
 	Check: func(p *Pass) {
 		for _, cl := range p.Cfg.Clusters {
 			sc := cl.Proto.GetLbSubsetConfig()
-			if hasSubsets(cl) && p.localityWeighted(cl.Proto) && !sc.GetLocalityWeightAware() {
+			if hasSubsets(cl) && p.localityWeighted(cl) && !sc.GetLocalityWeightAware() {
 				p.Report(p.pos(cl.Proto, "lb_subset_config"), "cluster %q: subsets ignore locality weights unless locality_weight_aware is set", cl.Name())
 			}
 		}

@@ -17,7 +17,7 @@ func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	if len(m.Hosts) == 0 {
 		switch {
-		case cl.Proto.GetType().String() == "EDS" && cl.Assignment == nil:
+		case edsUnloaded(cl):
 			add("%s is an EDS cluster and no ClusterLoadAssignment for it was loaded: pass the EDS resources (or an admin config_dump with ?include_eds) to see its hosts", m.Name)
 		case m.Policy == "CLUSTER_PROVIDED" || cl.Proto.GetType().String() == "ORIGINAL_DST":
 			add("%s has no static hosts: its cluster type picks the upstream per request (ORIGINAL_DST uses the connection's original destination, or the x-envoy-original-dst-host header with use_http_header)", m.Name)
@@ -120,10 +120,7 @@ func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.
 	if sh.NoHost > 1e-12 {
 		add("%.4g%% of requests find no host and fail", sh.NoHost*100)
 	}
-	switch {
-	case hp.HashErr != nil:
-		add("Envoy rejects this cluster: %v", hp.HashErr)
-	case !hp.Computable && hp.RequestTime == "":
+	if !hp.Computable && hp.RequestTime == "" {
 		add("host shares are not computed for lb_policy %s: the host is chosen by the cluster itself or by an extension lbctl does not model", m.Policy)
 	}
 	out = append(out, policyNotes(m, s, in, hp, opt)...)
@@ -177,7 +174,7 @@ func aggregateNotes(c *config.Config, m *model.Model, as lbmodel.AggregateShares
 	if len(as.Load.Levels) == 0 {
 		missing := 0
 		for _, name := range m.Aggregate {
-			if cl := c.Cluster(name); cl != nil && len(model.Of(c, cl).Hosts) == 0 && cl.Proto.GetType().String() == "EDS" && cl.Assignment == nil {
+			if cl := c.Cluster(name); cl != nil && edsUnloaded(cl) {
 				missing++
 			}
 		}
@@ -214,4 +211,11 @@ func aggregateNotes(c *config.Config, m *model.Model, as lbmodel.AggregateShares
 		add("%.4g%% of requests find no host and fail", as.NoHost*100)
 	}
 	return out
+}
+
+// edsUnloaded: an EDS cluster whose ClusterLoadAssignment is not in the
+// input, so it has no hosts (they come only from the assignment) and its
+// endpoints are unknown rather than absent.
+func edsUnloaded(cl *config.Cluster) bool {
+	return cl.Proto.GetType().String() == "EDS" && cl.Assignment == nil
 }

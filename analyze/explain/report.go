@@ -57,7 +57,7 @@ func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (tr
 		Hosts:                  []traffic.HostReport{},
 		Notes:                  notes,
 		File:                   c.Sources.Pos(cl.Proto).String(),
-		EndpointsMissing:       len(m.Hosts) == 0 && cl.Proto.GetType().String() == "EDS" && cl.Assignment == nil,
+		EndpointsMissing:       len(m.Hosts) == 0 && edsUnloaded(cl),
 	}
 	if m.IsAggregate {
 		return explainAggregate(c, cr, m, opt)
@@ -189,7 +189,7 @@ func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model
 		// No child has hosts; when that is because their EDS resources
 		// are not in the input, say so rather than report an outage.
 		for _, name := range m.Aggregate {
-			if ccl := c.Cluster(name); ccl != nil && ccl.Proto.GetType().String() == "EDS" && ccl.Assignment == nil {
+			if ccl := c.Cluster(name); ccl != nil && edsUnloaded(ccl) {
 				cr.EndpointsMissing = true
 			}
 		}

@@ -79,11 +79,8 @@ type HashLookup struct {
 	Reason   string  `json:"reason,omitempty" yaml:"reason,omitempty"`
 }
 
-// RingPoint is one ring entry.
-type RingPoint struct {
-	Hash uint64 `json:"hash" yaml:"hash"`
-	Host string `json:"host" yaml:"host"`
-}
+// RingPoint is one ring entry (the type priorities[].ring uses).
+type RingPoint = placement.RingEntry
 
 // HashRemoval compares ring hash and Maglev when hosts are removed.
 type HashRemoval struct {
@@ -127,21 +124,8 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 	}
 	// A rejected value is reported where it is written.
 	pos := c.Sources.Pos(cl.Proto)
-	switch {
-	case m.Policy == "RING_HASH":
-		if err := s.Ring.Validate(); err != nil {
-			if s.RingFrom != nil {
-				pos = c.Sources.Pos(s.RingFrom)
-			}
-			return nil, fmt.Errorf("%s: cluster %q: %v (Envoy rejects this cluster)", pos, m.Name, err)
-		}
-	default:
-		if err := s.Maglev.Validate(); err != nil {
-			if s.MaglevFrom != nil {
-				pos = c.Sources.ValuePos(s.MaglevFrom, "table_size")
-			}
-			return nil, fmt.Errorf("%s: cluster %q: %v (Envoy rejects this cluster)", pos, m.Name, err)
-		}
+	if re := s.HashSizeRejection(c, cl, m.Policy); re != nil {
+		return nil, fmt.Errorf("%s: cluster %q: %s (Envoy rejects this cluster)", re.Pos, m.Name, re.Msg)
 	}
 	var local *lbmodel.Locality
 	if l, ok := model.NodeLocality(c, model.Options{}); ok {
@@ -234,12 +218,10 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 			v := placement.View(hs, k)
 			r.Dump = &v
 		}
+		// Without Stream the loop above has dumped every level already.
 		pr := r.Priorities[k]
-		if !opt.Stream && pr.Ring == nil && pr.Table == nil {
-			placement.Dump(hs, k, &pr)
-		}
-		for _, e := range pr.Ring {
-			r.Ring = append(r.Ring, RingPoint{Hash: e.Hash, Host: e.Host})
+		if len(pr.Ring) > 0 {
+			r.Ring = pr.Ring
 		}
 		r.Table = pr.Table
 	}

@@ -16,8 +16,6 @@ type HostPolicy struct {
 	// Computable is false for policies whose host choice lbctl cannot
 	// model from config (CLUSTER_PROVIDED, ORIGINAL_DST, unknown ones).
 	Computable bool
-	// HashErr is a ring/table configuration error (Envoy rejects the cluster).
-	HashErr error
 	// RequestTime describes a policy that picks hosts per request from
 	// inputs config does not hold ("" otherwise).
 	RequestTime string
@@ -70,11 +68,8 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		policy, ring, maglev, locality := m.Policy, s.Ring, s.Maglev, s.LocalityWeighted
 		// RingHashLoadBalancer and MaglevLoadBalancer throw on an invalid
 		// size at construction: Envoy rejects the cluster.
-		if err := ring.Validate(); policy == "RING_HASH" && err != nil {
-			return in, nil, hashRejection(c, cl, err)
-		}
-		if err := maglev.Validate(); policy == "MAGLEV" && err != nil {
-			return in, nil, hashRejection(c, cl, err)
+		if re := s.HashSizeRejection(c, cl, policy); re != nil {
+			return in, nil, re
 		}
 		hosts := m.Hosts
 		// The node's own locality comes first in hostsPerLocality, which
@@ -92,10 +87,6 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		// into host weights (normalizeWeights): no locality pick first,
 		// and no zone-aware routing.
 		in.LocalityWeighted = false
-		if hp.HashErr != nil {
-			hp.Computable = false
-			hp.LB.Policy = lbmodel.PolicyRandom // placeholder: shares are not shown
-		}
 	default:
 		hp.Computable = false
 		hp.RequestTime = RequestTimePolicy(m.Policy)
@@ -315,15 +306,29 @@ func With(c *config.Config, cl *config.Cluster, opt Options) (*Model, []string, 
 	return m, notes, nil
 }
 
-// hashRejection is an invalid ring or table size as a *RejectedError at
-// the cluster's ring_hash_lb_config / maglev_lb_config (the cluster when
-// the sizes come from a typed policy).
-func hashRejection(c *config.Config, cl *config.Cluster, err error) error {
+// HashSizeRejection is Envoy's check of the ring (RING_HASH) or Maglev
+// table (otherwise) size, which RingHashLoadBalancer and MaglevLoadBalancer
+// throw on at construction: nil when valid, else a *RejectedError at the
+// message that set the size (ring_hash_lb_config or the typed RingHash;
+// Maglev's table_size), at the cluster when the defaults apply.
+func (s LBSettings) HashSizeRejection(c *config.Config, cl *config.Cluster, policy string) *RejectedError {
 	pos := c.Sources.Pos(cl.Proto)
-	if r := cl.Proto.GetRingHashLbConfig(); r != nil {
-		pos = c.Sources.Pos(r)
-	} else if m := cl.Proto.GetMaglevLbConfig(); m != nil {
-		pos = c.Sources.Pos(m)
+	if policy == "RING_HASH" {
+		err := s.Ring.Validate()
+		if err == nil {
+			return nil
+		}
+		if s.RingFrom != nil {
+			pos = c.Sources.Pos(s.RingFrom)
+		}
+		return &RejectedError{Pos: pos, Cluster: cl.Name(), Msg: err.Error()}
+	}
+	err := s.Maglev.Validate()
+	if err == nil {
+		return nil
+	}
+	if s.MaglevFrom != nil {
+		pos = c.Sources.ValuePos(s.MaglevFrom, "table_size")
 	}
 	return &RejectedError{Pos: pos, Cluster: cl.Name(), Msg: err.Error()}
 }
