@@ -143,7 +143,7 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 		r.DefaultSubset = &SubsetPoolReport{Values: vals, Hosts: model.HostNames(def)}
 	}
 	evaluate := func(crit *lbmodel.MatchCriteria) SubsetResult {
-		return subsetResult(lb.Select(crit, s.Child), lbmodel.CheckCriteria(s.Config, crit))
+		return subsetResult(lb.Select(crit, s.Child), lbmodel.CheckCriteria(s.Config, crit), m)
 	}
 	if opt.Route == "" {
 		crit := lbmodel.NewMatchCriteria(opt.Match)
@@ -207,13 +207,13 @@ func orNone(names []string) string {
 }
 
 // subsetResult turns lbmodel's decision into the contract's result.
-func subsetResult(d lbmodel.SubsetDecision, checks []lbmodel.SubsetProblem) SubsetResult {
+func subsetResult(d lbmodel.SubsetDecision, checks []lbmodel.SubsetProblem, m *model.Model) SubsetResult {
 	res := SubsetResult{Hosts: []string{}, Source: string(d.Source), FallbackPolicy: d.FallbackPolicy, Reason: d.Reason,
 		Pool: d.Pool, NoHealthyHosts: d.NoHealthyHosts, PanicModeAny: d.PanicModeAny, Steps: []string{}}
 	res.Receiving = []string{}
 	if d.Yield != lbmodel.YieldNone {
 		res.Hosts = model.HostNames(d.Hosts)
-		res.Receiving = model.HostNames(receiving(d.Hosts))
+		res.Receiving = model.HostNames(receiving(d.Hosts, m.OverprovisioningFactor, m.WeightedPriorityHealth, m.PanicThreshold))
 	}
 	if d.Subset != nil {
 		res.Subset = d.Subset.Values()
@@ -227,19 +227,27 @@ func subsetResult(d lbmodel.SubsetDecision, checks []lbmodel.SubsetProblem) Subs
 	return res
 }
 
-// receiving is who the subset's child LB sends to: healthy hosts, else
-// degraded ones, else every host (LoadBalancerBase panic).
-func receiving(hosts []lbmodel.Host) []lbmodel.Host {
-	for _, want := range []lbmodel.Coarse{lbmodel.Healthy, lbmodel.Degraded} {
-		var out []lbmodel.Host
-		for _, h := range hosts {
-			if h.Health() == want && !h.Status.Excluded() {
-				out = append(out, h)
-			}
+// receiving is who the subset's child LB sends to. The child balances the
+// subset's hosts with the cluster's priority settings (PrioritySubsetImpl):
+// a level that gets load sends it to its healthy (and, with degraded load,
+// degraded) hosts, or to all of its hosts in panic or total panic
+// (LoadBalancerBase::recalculatePerPriorityPanic, chooseHostSet).
+func receiving(hosts []lbmodel.Host, opf uint32, weighted bool, threshold int) []lbmodel.Host {
+	levels := lbmodel.LevelsFromHosts(hosts, opf, weighted)
+	pl := lbmodel.ComputePriorityLoad(levels, threshold)
+	var out []lbmodel.Host
+	for _, h := range hosts {
+		if h.Priority >= len(pl.Levels) || h.Status.Excluded() {
+			continue
 		}
-		if len(out) > 0 {
-			return out
+		l := pl.Levels[h.Priority]
+		switch {
+		case l.HealthyLoad+l.DegradedLoad == 0:
+		case l.Panic || pl.TotalPanic:
+			out = append(out, h)
+		case h.Health() == lbmodel.Healthy && l.HealthyLoad > 0, h.Health() == lbmodel.Degraded && l.DegradedLoad > 0:
+			out = append(out, h)
 		}
 	}
-	return hosts
+	return out
 }
