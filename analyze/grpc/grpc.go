@@ -87,9 +87,10 @@ func Build(c *config.Config, clusters []*config.Cluster, opt GRPCOptions) (*traf
 		}
 	}
 	cmap, cds := grpcClusterMap(c, opt.Impl)
+	nacked := model.RoutedOnlyByNACKed(c, opt.Impl)
 	r := &traffic.Report{Semantics: SemanticsGRPC, Clusters: []traffic.ClusterReport{}}
 	for _, cl := range clusters {
-		cr, err := explainGRPCCluster(c, cl, opt, cmap, cds)
+		cr, err := explainGRPCCluster(c, cl, opt, cmap, cds, nacked[cl.Name()])
 		if err != nil {
 			return nil, fmt.Errorf("%s: cluster %q: %w", c.Sources.Pos(cl.Proto), cl.Name(), err)
 		}
@@ -98,7 +99,7 @@ func Build(c *config.Config, clusters []*config.Cluster, opt GRPCOptions) (*traf
 	return r, nil
 }
 
-func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, cmap map[string]lbmodel.GRPCCluster, cds map[string]grpcCDS) (traffic.ClusterReport, error) {
+func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, cmap map[string]lbmodel.GRPCCluster, cds map[string]grpcCDS, nacks []model.ListenerNACK) (traffic.ClusterReport, error) {
 	v := cds[cl.Name()]
 	m := model.Of(c, cl)
 	cr := traffic.ClusterReport{
@@ -114,7 +115,7 @@ func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, c
 	}
 	r := grpcRun{c: c, opt: opt, cr: &cr}
 	r.note("answered as %s; a priority is READY when it has a usable (HEALTHY or UNKNOWN) endpoint unless --ready says otherwise", opt.Impl)
-	if nacks := model.RoutedOnlyByNACKed(c, cl.Name(), opt.Impl); len(nacks) > 0 {
+	if len(nacks) > 0 {
 		return r.listenerNACK(cl, v.kind, nacks)
 	}
 	var leaves []string

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"slices"
 
 	udpatypev1 "github.com/cncf/xds/go/udpa/type/v1"
 	xdstypev3 "github.com/cncf/xds/go/xds/type/v3"
@@ -160,25 +159,33 @@ func listenerClusters(c *config.Config, hcm *hcmv3.HttpConnectionManager) []stri
 	return out
 }
 
-// RoutedOnlyByNACKed: every api_listener that routes to cluster is NACKed
-// by impl (and there is at least one), so a client that uses them sends it
-// nothing; nacks are the listeners in question.
-func RoutedOnlyByNACKed(c *config.Config, cluster string, impl lbmodel.GRPCImpl) []ListenerNACK {
+// RoutedOnlyByNACKed maps each cluster that every routing api_listener
+// sends to is NACKed by impl (and there is at least one) to those
+// listeners: a client that uses them sends that cluster nothing. Built once
+// per report (listeners × their routes, not per cluster).
+func RoutedOnlyByNACKed(c *config.Config, impl lbmodel.GRPCImpl) map[string][]ListenerNACK {
 	nacked := map[string]ListenerNACK{}
 	for _, n := range GRPCListenerNACKs(c, impl) {
 		nacked[n.Listener] = n
 	}
-	var out []ListenerNACK
+	out := map[string][]ListenerNACK{}
+	accepted := map[string]bool{}
 	for _, li := range c.Listeners {
 		hcm, ok := c.Sources.Unpacked(li.GetApiListener().GetApiListener()).(*hcmv3.HttpConnectionManager)
-		if !ok || !slices.Contains(listenerClusters(c, hcm), cluster) {
+		if !ok {
 			continue
 		}
 		n, bad := nacked[li.GetName()]
-		if !bad {
-			return nil
+		for _, cluster := range listenerClusters(c, hcm) {
+			if bad {
+				out[cluster] = append(out[cluster], n)
+			} else {
+				accepted[cluster] = true
+			}
 		}
-		out = append(out, n)
+	}
+	for cluster := range accepted {
+		delete(out, cluster)
 	}
 	return out
 }
