@@ -20,13 +20,13 @@ func maxInputFlag() cli.Flag {
 		}}
 }
 
-// limits are the loader's bounds from the command line.
 // addressSpaceFit is inputFittingAddressSpace, replaceable in tests.
 var addressSpaceFit = inputFittingAddressSpace
 
+// limits are the loader's bounds from the command line.
 func limits(cmd *cli.Command) config.Limits {
 	n, _ := parseSize(cmd.String("max-input")) // validated by the flag
-	if fit := addressSpaceFit(); !cmd.IsSet("max-input") && fit > 0 && fit < n {
+	if fit := addressSpaceFit(); fit > 0 && !cmd.IsSet("max-input") && fit < n {
 		return config.Limits{MaxInput: fit, Hint: "lowered to fit the address-space limit (ulimit -v); raise that, or set --max-input to try anyway"}
 	}
 	return config.Limits{MaxInput: n}
