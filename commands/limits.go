@@ -13,7 +13,7 @@ import (
 // maxInputFlag bounds every input file and fetched answer, and their total
 // (contract: Limits).
 func maxInputFlag() cli.Flag {
-	return &cli.StringFlag{Name: "max-input", Value: "512MiB", Usage: "largest input accepted, per file or fetched answer and in total (e.g. 64MiB, 2GiB)",
+	return &cli.StringFlag{Name: "max-input", Value: strconv.Itoa(config.DefaultMaxInput>>20) + "MiB", Usage: "largest input accepted, per file or fetched answer and in total (e.g. 64MiB, 2GiB)",
 		Validator: func(v string) error {
 			_, err := parseSize(v)
 			return err
