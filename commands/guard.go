@@ -3,6 +3,7 @@ package commands
 import (
 	"encoding/json"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -68,11 +69,7 @@ func (g *guard) addSecrets(vals []string) {
 		}
 	}
 	// Longest first, so a value that contains another goes whole.
-	for i := 1; i < len(g.secrets); i++ {
-		for j := i; j > 0 && len(g.secrets[j]) > len(g.secrets[j-1]); j-- {
-			g.secrets[j], g.secrets[j-1] = g.secrets[j-1], g.secrets[j]
-		}
-	}
+	slices.SortStableFunc(g.secrets, func(a, b string) int { return len(b) - len(a) })
 	pairs := make([]string, 0, 2*len(g.secrets))
 	for _, s := range g.secrets {
 		pairs = append(pairs, s, redacted)
