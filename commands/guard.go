@@ -77,9 +77,10 @@ func (g *guard) addSecrets(vals []string) {
 	g.rep = strings.NewReplacer(pairs...)
 }
 
-// escapeOutput escapes control characters except newline and tab; with
-// ansi, also \r and well-formed CSI sequences ending in m (colour) or K
-// (erase line), which are what lbctl itself writes.
+// escapeOutput escapes control characters except newline and tab (DEL as
+// \u007f, the spelling valid in JSON too); with ansi, also \r and
+// well-formed CSI sequences ending in m (colour) or K (erase line), which
+// are what lbctl itself writes.
 func escapeOutput(s string, ansi bool) string {
 	var b strings.Builder
 	last := 0
@@ -108,7 +109,14 @@ func escapeOutput(s string, ansi bool) string {
 			continue
 		}
 		b.WriteString(s[last:i])
-		b.WriteString(config.Escape(s[i : i+1]))
+		if c == 0x7f {
+			// DEL is the one control character encoding/json leaves raw,
+			// and \x7f inside a JSON string is invalid: spell it as JSON
+			// does, which reads as an escape in text too.
+			b.WriteString(`\u007f`)
+		} else {
+			b.WriteString(config.Escape(s[i : i+1]))
+		}
 		last = i + 1
 	}
 	if last == 0 {
