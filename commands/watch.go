@@ -107,6 +107,19 @@ func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, rend
 	if err := writeOutput(cmd, first, render); err != nil {
 		return err
 	}
+	if cmd.String("output") != "json" {
+		// writeOutput escaped first's strings in place for the text
+		// report: escape each fetch alike, or a name holding a control
+		// character would differ from itself.
+		fetch := snapshot
+		snapshot = func() (*traffic.Report, error) {
+			cur, err := fetch()
+			if err == nil {
+				escapeStrings(cur)
+			}
+			return cur, err
+		}
+	}
 	t := termFor(cmd)
 	if !t.Unicode() {
 		plain := *t
