@@ -144,13 +144,16 @@ func csiLen(s string) int {
 	return 0
 }
 
-// guardSecrets registers cfg's secret values with the command's output
-// guards (stdout and stderr), when it has them.
-func guardSecrets(cmd *cli.Command, cfg *config.Config) {
-	if cfg == nil || cfg.Sources == nil {
-		return
+// guardSecrets registers the secret values of cfgs with the command's
+// output guards (stdout and stderr), when it has them: all at once, as
+// each registration rebuilds the guard's replacer.
+func guardSecrets(cmd *cli.Command, cfgs ...*config.Config) {
+	var secrets []string
+	for _, cfg := range cfgs {
+		if cfg != nil && cfg.Sources != nil {
+			secrets = append(secrets, cfg.Sources.Secrets()...)
+		}
 	}
-	secrets := cfg.Sources.Secrets()
 	if len(secrets) == 0 {
 		return
 	}
