@@ -3,6 +3,7 @@ package commands
 import (
 	"encoding/json"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -68,11 +69,7 @@ func (g *guard) addSecrets(vals []string) {
 		}
 	}
 	// Longest first, so a value that contains another goes whole.
-	for i := 1; i < len(g.secrets); i++ {
-		for j := i; j > 0 && len(g.secrets[j]) > len(g.secrets[j-1]); j-- {
-			g.secrets[j], g.secrets[j-1] = g.secrets[j-1], g.secrets[j]
-		}
-	}
+	slices.SortStableFunc(g.secrets, func(a, b string) int { return len(b) - len(a) })
 	pairs := make([]string, 0, 2*len(g.secrets))
 	for _, s := range g.secrets {
 		pairs = append(pairs, s, redacted)
@@ -80,9 +77,10 @@ func (g *guard) addSecrets(vals []string) {
 	g.rep = strings.NewReplacer(pairs...)
 }
 
-// escapeOutput escapes control characters except newline and tab; with
-// ansi, also \r and well-formed CSI sequences ending in m (colour) or K
-// (erase line), which are what lbctl itself writes.
+// escapeOutput escapes control characters except newline and tab (DEL as
+// \u007f, the spelling valid in JSON too); with ansi, also \r and
+// well-formed CSI sequences ending in m (colour) or K (erase line), which
+// are what lbctl itself writes.
 func escapeOutput(s string, ansi bool) string {
 	var b strings.Builder
 	last := 0
@@ -111,7 +109,14 @@ func escapeOutput(s string, ansi bool) string {
 			continue
 		}
 		b.WriteString(s[last:i])
-		b.WriteString(config.Escape(s[i : i+1]))
+		if c == 0x7f {
+			// DEL is the one control character encoding/json leaves raw,
+			// and \x7f inside a JSON string is invalid: spell it as JSON
+			// does, which reads as an escape in text too.
+			b.WriteString(`\u007f`)
+		} else {
+			b.WriteString(config.Escape(s[i : i+1]))
+		}
 		last = i + 1
 	}
 	if last == 0 {
@@ -139,13 +144,16 @@ func csiLen(s string) int {
 	return 0
 }
 
-// guardSecrets registers cfg's secret values with the command's output
-// guards (stdout and stderr), when it has them.
-func guardSecrets(cmd *cli.Command, cfg *config.Config) {
-	if cfg == nil || cfg.Sources == nil {
-		return
+// guardSecrets registers the secret values of cfgs with the command's
+// output guards (stdout and stderr), when it has them: all at once, as
+// each registration rebuilds the guard's replacer.
+func guardSecrets(cmd *cli.Command, cfgs ...*config.Config) {
+	var secrets []string
+	for _, cfg := range cfgs {
+		if cfg != nil && cfg.Sources != nil {
+			secrets = append(secrets, cfg.Sources.Secrets()...)
+		}
 	}
-	secrets := cfg.Sources.Secrets()
 	if len(secrets) == 0 {
 		return
 	}

@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"strconv"
 	"strings"
-	"unicode"
 
+	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/placement"
 
 	"github.com/charmbracelet/lipgloss"
@@ -26,7 +26,13 @@ func streamDump(t *Term, v placement.DumpView) {
 		widths[i] = len(h)
 	}
 	widths[0] = max(widths[0], len(strconv.Itoa(max(n-1, 0))))
+	// Addresses come from the input: escaped once here, not per row.
+	escaped := map[string]string{}
 	for _, a := range v.Addresses() {
+		if e := config.Escape(a); e != a {
+			escaped[a] = e
+			a = e
+		}
 		widths[len(widths)-1] = max(widths[len(widths)-1], lipgloss.Width(a))
 	}
 	if v.IsRing() {
@@ -70,7 +76,7 @@ func streamDump(t *Term, v placement.DumpView) {
 	for k := range n {
 		h, host := v.Entry(k)
 		buf = buf[:0]
-		pad(widths[0], len(strconv.Itoa(k)))
+		pad(widths[0], digits(uint64(k)))
 		buf = strconv.AppendInt(buf, int64(k), 10)
 		buf = append(buf, ' ', ' ')
 		if v.IsRing() {
@@ -78,8 +84,8 @@ func streamDump(t *Term, v placement.DumpView) {
 			buf = strconv.AppendUint(buf, h, 10)
 			buf = append(buf, ' ', ' ')
 		}
-		if strings.ContainsFunc(host, unicode.IsControl) {
-			host = strings.Trim(strconv.QuoteToGraphic(host), `"`) // never raw control characters
+		if e, ok := escaped[host]; ok {
+			host = e
 		}
 		buf = append(buf, host...)
 		buf = append(buf, '\n')

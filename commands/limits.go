@@ -13,20 +13,20 @@ import (
 // maxInputFlag bounds every input file and fetched answer, and their total
 // (contract: Limits).
 func maxInputFlag() cli.Flag {
-	return &cli.StringFlag{Name: "max-input", Value: "512MiB", Usage: "largest input accepted, per file or fetched answer and in total (e.g. 64MiB, 2GiB)",
+	return &cli.StringFlag{Name: "max-input", Value: strconv.Itoa(config.DefaultMaxInput>>20) + "MiB", Usage: "largest input accepted, per file or fetched answer and in total (e.g. 64MiB, 2GiB)",
 		Validator: func(v string) error {
 			_, err := parseSize(v)
 			return err
 		}}
 }
 
-// limits are the loader's bounds from the command line.
 // addressSpaceFit is inputFittingAddressSpace, replaceable in tests.
 var addressSpaceFit = inputFittingAddressSpace
 
+// limits are the loader's bounds from the command line.
 func limits(cmd *cli.Command) config.Limits {
 	n, _ := parseSize(cmd.String("max-input")) // validated by the flag
-	if fit := addressSpaceFit(); !cmd.IsSet("max-input") && fit > 0 && fit < n {
+	if fit := addressSpaceFit(); fit > 0 && !cmd.IsSet("max-input") && fit < n {
 		return config.Limits{MaxInput: fit, Hint: "lowered to fit the address-space limit (ulimit -v); raise that, or set --max-input to try anyway"}
 	}
 	return config.Limits{MaxInput: n}

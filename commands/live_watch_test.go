@@ -199,3 +199,20 @@ func TestWatchTextEscapes(t *testing.T) {
 		t.Errorf("want the name escaped:\n%s", out)
 	}
 }
+
+// TestWatchEscapedNameUnchanged: a cluster whose name holds a control
+// character is not reported removed and added again on an unchanged fetch
+// (the text report escapes names; the comparison must see both sides alike).
+func TestWatchEscapedNameUnchanged(t *testing.T) {
+	fixWatch(t, 1)
+	a := watchAnswers(t)[3]
+	a[0] = strings.Replace(a[0], `"name": "extra"`, `"name": "ex\u0001tra"`, 1)
+	srv := watchServer(t, [][2]string{a, a})
+	out, errs, code := run(t, "", "explain", "--admin", srv.URL, "--watch", "1ms")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, `ex\x01tra`) || !strings.Contains(out, "fetch 2: no change") {
+		t.Errorf("fetch 2 should be unchanged:\n%s", out)
+	}
+}

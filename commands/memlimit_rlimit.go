@@ -16,13 +16,20 @@ func fitAddressSpace() {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
+	if as := addressSpaceLimit(); as > 0 {
+		// The runtime maps more than the heap (stacks, metadata,
+		// fragmentation of large objects): leave it about half.
+		debug.SetMemoryLimit(int64(as / 2))
+	}
+}
+
+// addressSpaceLimit is the soft RLIMIT_AS in bytes, 0 when there is none.
+func addressSpaceLimit() uint64 {
 	var rl syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil || rl.Cur == 0 || rl.Cur >= 1<<62 {
-		return
+		return 0
 	}
-	// The runtime maps more than the heap (stacks, metadata, fragmentation
-	// of large objects): leave it about half.
-	debug.SetMemoryLimit(int64(rl.Cur / 2))
+	return rl.Cur
 }
 
 // inputFittingAddressSpace is the input size a run can read under an
@@ -33,13 +40,13 @@ func fitAddressSpace() {
 // a run past this would end in the runtime's out-of-memory crash instead
 // of an error naming the file.
 func inputFittingAddressSpace() int64 {
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil || rl.Cur == 0 || rl.Cur >= 1<<62 {
+	as := addressSpaceLimit()
+	if as == 0 {
 		return 0
 	}
 	const reserved, perByte = 1200 << 20, 120
-	if rl.Cur <= reserved+perByte<<20 {
+	if as <= reserved+perByte<<20 {
 		return 1 << 20
 	}
-	return int64((rl.Cur - reserved) / perByte)
+	return int64((as - reserved) / perByte)
 }

@@ -14,13 +14,11 @@ import (
 func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
 	t := termFor(cmd)
 	switch cmd.String("output") {
-	case "json", "yaml":
-		emptySlices(v)
-	}
-	switch cmd.String("output") {
 	case "json":
+		emptySlices(v)
 		return writeJSON(t.Out, v)
 	case "yaml":
+		emptySlices(v)
 		return writeYAML(t.Out, v)
 	case "csv":
 		return usageErrorf("-o csv: only lbctl sweep writes CSV")

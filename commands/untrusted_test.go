@@ -87,6 +87,7 @@ func TestGuard(t *testing.T) {
 		{"\x1b[2J", true, `\x1b[2J`},
 		{"rtl\u202eevil \u009b", true, `rtl\u202eevil \u009b`},
 		{"naïve → ok", false, "naïve → ok"},
+		{`{"name": "a` + "\x7f" + `b"}`, false, `{"name": "a\u007fb"}`},
 	} {
 		var b bytes.Buffer
 		g := &guard{w: &b, ansi: c.ansi}

@@ -107,6 +107,19 @@ func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, rend
 	if err := writeOutput(cmd, first, render); err != nil {
 		return err
 	}
+	if cmd.String("output") != "json" {
+		// writeOutput escaped first's strings in place for the text
+		// report: escape each fetch alike, or a name holding a control
+		// character would differ from itself.
+		fetch := snapshot
+		snapshot = func() (*traffic.Report, error) {
+			cur, err := fetch()
+			if err == nil {
+				escapeStrings(cur)
+			}
+			return cur, err
+		}
+	}
 	t := termFor(cmd)
 	if !t.Unicode() {
 		plain := *t
@@ -115,7 +128,7 @@ func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, rend
 	}
 	return watchLoop(ctx, cmd.Duration("watch"), watchRounds, first, snapshot, func(f watch.Fetch) error {
 		if cmd.String("output") != "json" {
-			escapeStrings(&f) // as writeOutput does for the first report
+			escapeStrings(&f) // fetch errors too; Escape leaves escaped names as they are
 			renderFetch(t, f)
 			return nil
 		}

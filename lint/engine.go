@@ -75,13 +75,6 @@ func verbs(format string) []byte {
 	return out
 }
 
-func argAt(args []any, i int) any {
-	if i < len(args) {
-		return args[i]
-	}
-	return nil
-}
-
 // ReportSev records a finding with an explicit severity (rules whose
 // consequence depends on the input, e.g. load problems).
 func (p *Pass) ReportSev(sev Severity, pos config.Pos, format string, args ...any) {
@@ -89,7 +82,10 @@ func (p *Pass) ReportSev(sev Severity, pos config.Pos, format string, args ...an
 	// must not make every finding about it 1 MB. A quoted (%q) argument is
 	// one value; others are lists lbctl joined, allowed more.
 	for i, verb := range verbs(format) {
-		if s, ok := argAt(args, i).(string); ok {
+		if i >= len(args) {
+			break
+		}
+		if s, ok := args[i].(string); ok {
 			limit := maxList
 			if verb == 'q' {
 				limit = maxArg

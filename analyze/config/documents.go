@@ -40,8 +40,18 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 		for _, item := range n.Content {
 			l.document(file, item, "")
 		}
-	case kindResourceMap, kindKubernetes, kindBootstrapDump, KindDiscovery, KindClientStatus:
-		containers[kind](l, file, n)
+	// Documents that hold other documents (wrappers a control plane or a
+	// client writes around xDS resources).
+	case kindResourceMap:
+		readResourceMap(l, file, n)
+	case kindKubernetes:
+		readKubernetes(l, file, n)
+	case kindBootstrapDump:
+		readBootstrapDump(l, file, n)
+	case KindDiscovery:
+		readDiscovery(l, file, n)
+	case KindClientStatus:
+		readClientStatus(l, file, n)
 	case kindEgctl:
 		for _, d := range egctlDumps(n) {
 			l.document(file, d, "")
@@ -119,21 +129,6 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 		l.addLiveHealth(cs)
 	default:
 		l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind, Msg: "unknown kind " + kind})
-	}
-}
-
-// containers read the documents that hold other documents (wrappers a
-// control plane or a client writes around xDS resources), by kind; set in
-// init because they read their contents through document.
-var containers map[string]func(l *loader, file string, n *yaml.Node)
-
-func init() {
-	containers = map[string]func(l *loader, file string, n *yaml.Node){
-		kindResourceMap:   readResourceMap,
-		kindKubernetes:    readKubernetes,
-		kindBootstrapDump: readBootstrapDump,
-		KindDiscovery:     readDiscovery,
-		KindClientStatus:  readClientStatus,
 	}
 }
 

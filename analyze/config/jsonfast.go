@@ -304,15 +304,16 @@ func (s *jsonScanner) number(line, col int) *yaml.Node {
 	}
 	v := s.src[start:s.pos]
 	tag := "!!str"
-	if _, err := strconv.ParseInt(v, 10, 64); isInt && err == nil {
+	if isInt && (parses(strconv.ParseInt(v, 10, 64)) || parses(strconv.ParseUint(v, 10, 64))) {
 		tag = "!!int"
-	} else if _, err := strconv.ParseUint(v, 10, 64); isInt && err == nil {
-		tag = "!!int"
-	} else if _, err := strconv.ParseFloat(v, 64); err == nil {
+	} else if parses(strconv.ParseFloat(v, 64)) {
 		tag = "!!float"
 	}
 	return s.node(yaml.ScalarNode, tag, 0, v, line, col)
 }
+
+// parses reports whether a strconv.Parse* call succeeded.
+func parses[T any](_ T, err error) bool { return err == nil }
 
 func fastPrintable(r rune) bool {
 	return (r >= 0x20 && r <= 0x7e) || (r >= 0xa0 && r <= 0xd7ff) || (r >= 0xe000 && r <= 0xfffd && r != 0xfeff)

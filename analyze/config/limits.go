@@ -110,6 +110,9 @@ func checkEncoding(file string, data []byte) *Problem {
 	if len(data) >= 2 && (data[0] == 0xFE && data[1] == 0xFF || data[0] == 0xFF && data[1] == 0xFE) {
 		return nil
 	}
+	if utf8.Valid(data) && bytes.IndexByte(data, 0) < 0 {
+		return nil // the common case, without walking rune by rune
+	}
 	line, col := 1, 1
 	for i := 0; i < len(data); {
 		r, w := utf8.DecodeRune(data[i:])

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -192,5 +193,21 @@ func TestProblemsSanitized(t *testing.T) {
 	}
 	if e := ps[0].Error(); strings.Contains(e, "\x1b") || !strings.HasPrefix(e, `f\x1b.yaml:1:1: bad \x1b[2J`) {
 		t.Errorf("Error() = %.60q", e)
+	}
+}
+
+// TestSafeMsgIdempotent: a problem message is capped at maxMsg bytes, note
+// included, and the stages that cap it again leave it as it is (the count
+// of bytes left out stays right).
+func TestSafeMsgIdempotent(t *testing.T) {
+	for _, n := range []int{maxMsg, maxMsg + 1, 2000, 123456} {
+		s := strings.Repeat("a", n)
+		once := safeMsg(s)
+		if len(once) > maxMsg || safeMsg(once) != once {
+			t.Errorf("%d bytes: once %d bytes, twice differs: %q", n, len(once), safeMsg(once)[max(0, len(once)-30):])
+		}
+		if cut := strings.Count(once, "a"); n > maxMsg && !strings.HasSuffix(once, "…("+strconv.Itoa(n-cut)+" more bytes)") {
+			t.Errorf("%d bytes: wrong count: %q", n, once[len(once)-30:])
+		}
 	}
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -14,7 +15,18 @@ import (
 // bounds the rest (a path or a list built from the input).
 const maxMsg = 1000
 
-func safeMsg(s string) string { return Truncate(Escape(s), maxMsg) }
+// safeMsg is s escaped and capped at maxMsg bytes, the "…(N more bytes)"
+// note included, so that applying it again (loader stages, sanitize and
+// Problem.Error each do) changes nothing: capping a capped message again
+// would count the note as the bytes left out.
+func safeMsg(s string) string {
+	s = Escape(s)
+	if len(s) <= maxMsg {
+		return s
+	}
+	note := len("…( more bytes)") + len(strconv.Itoa(len(s)))
+	return Truncate(s, maxMsg-note)
+}
 
 // sanitize makes every message safe to print, also those of stages that
 // build a Problem themselves (YAML syntax errors quote the input).
