@@ -167,7 +167,7 @@ func (c *Config) routeTargets(e routeEntry) ([]RouteTarget, Problems) {
 	unknown := func(name string, pos Pos) {
 		if len(c.Clusters) > 0 && c.Cluster(name) == nil {
 			probs = append(probs, Problem{Pos: pos, Severity: SevWarning, Code: CodeReference,
-				Msg: fmt.Sprintf("route %s sends traffic to cluster %q, which is not in the loaded config", routeLabel(e), name)})
+				Msg: safeMsg(fmt.Sprintf("route %s sends traffic to cluster %q, which is not in the loaded config", routeLabel(e), name))})
 		}
 	}
 	if name := a.GetCluster(); name != "" {
@@ -199,7 +199,7 @@ func (c *Config) routeTargets(e routeEntry) ([]RouteTarget, Problems) {
 	shares, err := lbmodel.WeightedClusterShares(model, false)
 	if err != nil {
 		probs = append(probs, Problem{Pos: c.Sources.FieldPos(a, "weighted_clusters"), Code: CodeInvalidValue,
-			Msg: fmt.Sprintf("route %s: %v", routeLabel(e), err)})
+			Msg: safeMsg(fmt.Sprintf("route %s: %v", routeLabel(e), err))})
 		for i := range out {
 			out[i].Share = 0
 		}
