@@ -1,7 +1,6 @@
 package config
 
 import (
-	"go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 
@@ -15,13 +14,14 @@ const KindClientStatus = "client_status"
 
 // isClientStatus reports a ClientStatusResponse: "config" listing client
 // configs with a node, generic_xds_configs or per-xDS configs.
-func isClientStatus(n *yaml.Node) bool {
+func isClientStatus(n node) bool {
 	list, _ := mapGet(n, "config")
-	if list == nil || resolve(list).Kind != yaml.SequenceNode {
+	if !list.ok() || resolve(list).kind() != sequenceNode {
 		return false
 	}
-	for _, c := range resolve(list).Content {
-		if v, _ := mapGet(c, "generic_xds_configs", "genericXdsConfigs", "xds_config", "xdsConfig", "node"); v != nil {
+	for ci := range resolve(list).len() {
+		c := resolve(list).child(ci)
+		if v, _ := mapGet(c, "generic_xds_configs", "genericXdsConfigs", "xds_config", "xdsConfig", "node"); v.ok() {
 			return true
 		}
 	}
@@ -33,27 +33,32 @@ func isClientStatus(n *yaml.Node) bool {
 // ({type_url, name, xds_config: Any, client_status}) and the deprecated
 // per-xDS config dumps. A resource the client NACKed is reported, since
 // the client keeps running its previous version.
-func readClientStatus(l *loader, file string, n *yaml.Node) {
+func readClientStatus(l *loader, file string, n node) {
 	list, _ := mapGet(n, "config")
-	if list == nil { // --kind client_status on a document without config
+	if !list.ok() { // --kind client_status on a document without config
 		l.problem(Problem{Pos: nodePos(file, n), Severity: SevWarning, Code: CodeUnknownKind, Msg: "ClientStatusResponse has no config list"})
 		return
 	}
-	for _, c := range list.Content {
-		for _, x := range seq(c, "generic_xds_configs", "genericXdsConfigs") {
+	for ci := range list.len() {
+		c := list.child(ci)
+		xs := seq(c, "generic_xds_configs", "genericXdsConfigs")
+		for xi := range xs.len() {
+			x := xs.child(xi)
 			if p := nacked(file, x); p != nil {
 				l.problem(*p)
 			}
-			if v, _ := mapGet(x, "xds_config", "xdsConfig"); v != nil { // absent: DOES_NOT_EXIST or REQUESTED
+			if v, _ := mapGet(x, "xds_config", "xdsConfig"); v.ok() { // absent: DOES_NOT_EXIST or REQUESTED
 				a := &anypb.Any{}
 				l.decode(file, v, a, true)
 				l.typed(file, a)
 			}
 		}
-		for _, x := range seq(c, "xds_config", "xdsConfig") {
+		xs = seq(c, "xds_config", "xdsConfig")
+		for xi := range xs.len() {
+			x := xs.child(xi)
 			for _, d := range perXDSDumps {
 				v, _ := mapGet(x, d.key, d.camel)
-				if v == nil {
+				if !v.ok() {
 					continue
 				}
 				m := d.new()
@@ -78,23 +83,23 @@ var perXDSDumps = []struct {
 	{"endpoint_config", "endpointConfig", func() proto.Message { return &adminv3.EndpointsConfigDump{} }},
 }
 
-// seq is the list under one of names in n, or nil.
-func seq(n *yaml.Node, names ...string) []*yaml.Node {
-	if v, _ := mapGet(n, names...); v != nil && resolve(v).Kind == yaml.SequenceNode {
-		return resolve(v).Content
+// seq is the list under one of names in n, or the zero node (no items).
+func seq(n node, names ...string) node {
+	if v, _ := mapGet(n, names...); v.ok() && resolve(v).kind() == sequenceNode {
+		return resolve(v)
 	}
-	return nil
+	return node{}
 }
 
 // nacked is a warning for a generic xDS config the client NACKed.
-func nacked(file string, x *yaml.Node) *Problem {
+func nacked(file string, x node) *Problem {
 	st, _ := mapGet(x, "client_status", "clientStatus")
-	if st == nil || resolve(st).Value != "NACKED" {
+	if !st.ok() || resolve(st).value() != "NACKED" {
 		return nil
 	}
 	what := "a resource"
-	if name, _ := mapGet(x, "name"); name != nil {
-		what = "resource " + resolve(name).Value
+	if name, _ := mapGet(x, "name"); name.ok() {
+		what = "resource " + resolve(name).value()
 	}
 	return &Problem{Pos: nodePos(file, st), Severity: SevWarning, Code: CodeInvalidValue,
 		Msg: "the client NACKed " + what + ": it keeps running its previous version, which is what is shown"}

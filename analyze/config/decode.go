@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 )
@@ -59,14 +58,14 @@ func inLBScope(name protoreflect.FullName) bool {
 	return false
 }
 
-func (d *decoder) problem(n *yaml.Node, sev Severity, code, msg string) {
+func (d *decoder) problem(n node, sev Severity, code, msg string) {
 	d.probs = append(d.probs, Problem{Pos: nodePos(d.file, n), Severity: sev, Code: code, Msg: safeMsg(msg)})
 }
 
-func (d *decoder) errorf(n *yaml.Node, code, msg string) { d.problem(n, SevError, code, msg) }
+func (d *decoder) errorf(n node, code, msg string) { d.problem(n, SevError, code, msg) }
 
 // message decodes a mapping node into m.
-func (d *decoder) message(n *yaml.Node, m protoreflect.Message) {
+func (d *decoder) message(n node, m protoreflect.Message) {
 	n = resolve(n)
 	desc := m.Descriptor()
 	if special := wellKnown[desc.FullName()]; special != nil {
@@ -75,7 +74,7 @@ func (d *decoder) message(n *yaml.Node, m protoreflect.Message) {
 			return
 		}
 	}
-	if n.Kind != yaml.MappingNode {
+	if n.kind() != mappingNode {
 		d.errorf(n, CodeType, "expected a mapping for "+string(desc.FullName())+", found "+kindName(n))
 		return
 	}
@@ -89,19 +88,19 @@ func (d *decoder) message(n *yaml.Node, m protoreflect.Message) {
 		defer func() { d.lbScope = false }()
 	}
 	fields := desc.Fields()
-	oneofSet := map[protoreflect.FullName]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], resolve(n.Content[i+1])
-		if k.Value == "<<" { // YAML merge key: read the anchored mapping in place
+	oneofSet := map[protoreflect.FullName]node{}
+	for i := 0; i+1 < n.len(); i += 2 {
+		k, v := n.child(i), resolve(n.child(i+1))
+		if k.value() == "<<" { // YAML merge key: read the anchored mapping in place
 			d.message(v, m)
 			continue
 		}
-		fd := fields.ByName(protoreflect.Name(k.Value))
+		fd := fields.ByName(protoreflect.Name(k.value()))
 		if fd == nil {
-			fd = fields.ByJSONName(k.Value)
+			fd = fields.ByJSONName(k.value())
 		}
 		if fd == nil {
-			if legacy := legacyFields[desc.FullName()][k.Value]; legacy != nil {
+			if legacy := legacyFields[desc.FullName()][k.value()]; legacy != nil {
 				legacy(d, k, v, m)
 				continue
 			}
@@ -113,7 +112,7 @@ func (d *decoder) message(n *yaml.Node, m protoreflect.Message) {
 		}
 		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
 			if prev, ok := oneofSet[od.FullName()]; ok {
-				d.errorf(k, CodeOneof, "\""+k.Value+"\" and \""+prev.Value+"\" are both set, but only one of "+string(od.Name())+" may be")
+				d.errorf(k, CodeOneof, "\""+k.value()+"\" and \""+prev.value()+"\" are both set, but only one of "+string(od.Name())+" may be")
 				continue
 			}
 			oneofSet[od.FullName()] = k
@@ -122,11 +121,11 @@ func (d *decoder) message(n *yaml.Node, m protoreflect.Message) {
 	}
 }
 
-func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+func isNull(n node) bool { return n.kind() == scalarNode && n.shortTag() == "!!null" }
 
-func (d *decoder) unknownField(k *yaml.Node, desc protoreflect.MessageDescriptor) {
-	msg := "unknown field " + Quote(k.Value) + " in " + string(desc.FullName())
-	if s := suggestField(k.Value, desc); s != "" {
+func (d *decoder) unknownField(k node, desc protoreflect.MessageDescriptor) {
+	msg := "unknown field " + Quote(k.value()) + " in " + string(desc.FullName())
+	if s := suggestField(k.value(), desc); s != "" {
 		msg += " (did you mean \"" + s + "\"?)"
 	}
 	sev := SevError
@@ -146,7 +145,7 @@ func (d *decoder) unknownField(k *yaml.Node, desc protoreflect.MessageDescriptor
 	d.problem(k, sev, CodeUnknownField, msg)
 }
 
-func (d *decoder) field(k, v *yaml.Node, m protoreflect.Message, fd protoreflect.FieldDescriptor) {
+func (d *decoder) field(k, v node, m protoreflect.Message, fd protoreflect.FieldDescriptor) {
 	if d.secret == "" && d.isSecret(k, fd) {
 		d.secret = string(fd.Name())
 		d.src.secretValues(d.file, v)
@@ -158,13 +157,13 @@ func (d *decoder) field(k, v *yaml.Node, m protoreflect.Message, fd protoreflect
 	}
 	switch {
 	case fd.IsMap():
-		if v.Kind != yaml.MappingNode {
-			d.errorf(v, CodeType, "expected a mapping for \""+k.Value+"\", found "+kindName(v))
+		if v.kind() != mappingNode {
+			d.errorf(v, CodeType, "expected a mapping for \""+k.value()+"\", found "+kindName(v))
 			return
 		}
 		mp := m.Mutable(fd).Map()
-		for i := 0; i+1 < len(v.Content); i += 2 {
-			mk, mv := v.Content[i], resolve(v.Content[i+1])
+		for i := 0; i+1 < v.len(); i += 2 {
+			mk, mv := v.child(i), resolve(v.child(i+1))
 			key, ok := d.scalar(mk, fd.MapKey())
 			if !ok {
 				continue
@@ -183,13 +182,16 @@ func (d *decoder) field(k, v *yaml.Node, m protoreflect.Message, fd protoreflect
 		// ParseField), and JsonStringToMessage, which Envoy's
 		// MessageUtil::loadFromJson calls, always sets it (json/json.cc):
 		// Envoy accepts it, and envoyproxy/examples relies on it.
-		items := v.Content
-		if v.Kind != yaml.SequenceNode {
-			items = []*yaml.Node{v}
+		count, one := v.len(), v.kind() != sequenceNode
+		if one {
+			count = 1
 		}
 		list := m.Mutable(fd).List()
-		for _, item := range items {
-			item = resolve(item)
+		for i := range count {
+			item := v
+			if !one {
+				item = resolve(v.child(i))
+			}
 			if fd.Message() != nil {
 				el := list.AppendMutable()
 				d.message(item, el.Message())
@@ -211,13 +213,13 @@ func (d *decoder) field(k, v *yaml.Node, m protoreflect.Message, fd protoreflect
 // scalar reads a scalar node as the field's kind, accepting what protojson
 // accepts (quoted integers, "NaN", enum names or numbers) plus enum names in
 // any case, as Envoy's JSON parser does.
-func (d *decoder) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor) (protoreflect.Value, bool) {
+func (d *decoder) scalar(n node, fd protoreflect.FieldDescriptor) (protoreflect.Value, bool) {
 	n = resolve(n)
-	if n.Kind != yaml.ScalarNode {
+	if n.kind() != scalarNode {
 		d.errorf(n, CodeType, "expected "+kindWanted(fd)+" for "+d.fieldName(fd)+", found "+kindName(n))
 		return protoreflect.Value{}, false
 	}
-	tag := n.ShortTag()
+	tag := n.shortTag()
 	bad := func() (protoreflect.Value, bool) {
 		d.errorf(n, CodeType, "expected "+kindWanted(fd)+" for "+d.fieldName(fd)+", found "+d.found(n))
 		return protoreflect.Value{}, false
@@ -230,17 +232,17 @@ func (d *decoder) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor) (protore
 			}
 			return bad()
 		}
-		b, _ := strconv.ParseBool(strings.ToLower(n.Value))
+		b, _ := strconv.ParseBool(strings.ToLower(n.value()))
 		return protoreflect.ValueOfBool(b), true
 	case protoreflect.StringKind:
 		if tag != "!!str" {
 			return bad()
 		}
-		return protoreflect.ValueOfString(n.Value), true
+		return protoreflect.ValueOfString(n.value()), true
 	case protoreflect.BytesKind:
-		b, err := base64.StdEncoding.DecodeString(n.Value)
+		b, err := base64.StdEncoding.DecodeString(n.value())
 		if err != nil {
-			if b, err = base64.URLEncoding.DecodeString(n.Value); err != nil {
+			if b, err = base64.URLEncoding.DecodeString(n.value()); err != nil {
 				d.errorf(n, CodeType, "expected base64 bytes for "+d.fieldName(fd)+", found "+d.value(n))
 				return protoreflect.Value{}, false
 			}
@@ -252,7 +254,7 @@ func (d *decoder) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor) (protore
 		if tag != "!!float" && tag != "!!int" && tag != "!!str" {
 			return bad()
 		}
-		f, err := parseFloat(n.Value)
+		f, err := parseFloat(n.value())
 		if err != nil {
 			return bad()
 		}
@@ -269,7 +271,7 @@ func (d *decoder) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor) (protore
 	if tag != "!!int" && tag != "!!str" && tag != "!!float" {
 		return bad()
 	}
-	text := strings.TrimSpace(n.Value)
+	text := strings.TrimSpace(n.value())
 	signed := fd.Kind() == protoreflect.Int32Kind || fd.Kind() == protoreflect.Sint32Kind ||
 		fd.Kind() == protoreflect.Sfixed32Kind || fd.Kind() == protoreflect.Int64Kind ||
 		fd.Kind() == protoreflect.Sint64Kind || fd.Kind() == protoreflect.Sfixed64Kind
@@ -341,23 +343,23 @@ func parseFloat(s string) (float64, error) {
 	return strconv.ParseFloat(strings.TrimSpace(s), 64)
 }
 
-func (d *decoder) enum(n *yaml.Node, fd protoreflect.FieldDescriptor) (protoreflect.Value, bool) {
+func (d *decoder) enum(n node, fd protoreflect.FieldDescriptor) (protoreflect.Value, bool) {
 	values := fd.Enum().Values()
-	if n.ShortTag() == "!!int" {
-		i, err := strconv.ParseInt(n.Value, 0, 32)
+	if n.shortTag() == "!!int" {
+		i, err := strconv.ParseInt(n.value(), 0, 32)
 		if err == nil {
 			return protoreflect.ValueOfEnum(protoreflect.EnumNumber(i)), true
 		}
 	}
-	if v3, ok := v2EnumValues[n.Value]; ok && values.ByName(protoreflect.Name(v3)) != nil {
-		d.problem(n, SevWarning, CodeLegacy, Safe(n.Value)+" is a v2 value, removed in v3; read as "+v3)
+	if v3, ok := v2EnumValues[n.value()]; ok && values.ByName(protoreflect.Name(v3)) != nil {
+		d.problem(n, SevWarning, CodeLegacy, Safe(n.value())+" is a v2 value, removed in v3; read as "+v3)
 		return protoreflect.ValueOfEnum(values.ByName(protoreflect.Name(v3)).Number()), true
 	}
-	if v := values.ByName(protoreflect.Name(n.Value)); v != nil {
+	if v := values.ByName(protoreflect.Name(n.value())); v != nil {
 		return protoreflect.ValueOfEnum(v.Number()), true
 	}
 	for i := 0; i < values.Len(); i++ {
-		if strings.EqualFold(string(values.Get(i).Name()), n.Value) {
+		if strings.EqualFold(string(values.Get(i).Name()), n.value()) {
 			return protoreflect.ValueOfEnum(values.Get(i).Number()), true
 		}
 	}
@@ -369,7 +371,7 @@ func (d *decoder) enum(n *yaml.Node, fd protoreflect.FieldDescriptor) (protorefl
 		}
 	}
 	msg := "unknown value " + d.value(n) + " for " + string(fd.Enum().Name())
-	if s := closest(n.Value, names); s != "" {
+	if s := closest(n.value(), names); s != "" {
 		msg += " (did you mean " + s + "?)"
 	} else {
 		msg += " (expected one of " + strings.Join(names, ", ") + ")"

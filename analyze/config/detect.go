@@ -1,24 +1,22 @@
 package config
 
-import "go.yaml.in/yaml/v3"
-
 // kindEgctl is `egctl x translate` output: one config dump per gateway.
 const kindEgctl = "egctl"
 
 // detectKind guesses a document's kind from its top-level keys, accepting
 // snake_case and camelCase spellings. "list" is a sequence whose items are
 // detected one by one, "typed" a resource carrying its own "@type".
-func detectKind(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.SequenceNode:
+func detectKind(n node) string {
+	switch n.kind() {
+	case sequenceNode:
 		return "list"
-	case yaml.MappingNode:
+	case mappingNode:
 	default:
 		return ""
 	}
 	has := func(keys ...string) bool {
 		v, _ := mapGet(n, keys...)
-		return v != nil
+		return v.ok()
 	}
 	switch {
 	case has("@type"):
@@ -64,10 +62,10 @@ func detectKind(n *yaml.Node) string {
 
 // wrapped reports a config_dump entry saved on its own, such as
 // {version_info, cluster: {"@type": ...}, last_updated}.
-func wrapped(n *yaml.Node) bool {
+func wrapped(n node) bool {
 	for _, key := range []string{"cluster", "listener", "route_config", "endpoint_config"} {
-		if v, _ := mapGet(n, key); v != nil {
-			if t, _ := mapGet(v, "@type"); t != nil {
+		if v, _ := mapGet(n, key); v.ok() {
+			if t, _ := mapGet(v, "@type"); t.ok() {
 				return true
 			}
 		}
@@ -79,21 +77,21 @@ func wrapped(n *yaml.Node) bool {
 // output, {xds: {<namespace>/<gateway>: <config dump or dump section>}},
 // or nil for another shape. Other top-level keys of that output are
 // Gateway API resources and Envoy Gateway's IR, not Envoy config.
-func egctlDumps(n *yaml.Node) []*yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
+func egctlDumps(n node) []node {
+	if !n.ok() || n.kind() != mappingNode {
 		return nil
 	}
 	x, _ := mapGet(n, "xds")
-	if x = resolve(x); x == nil {
+	if x = resolve(x); !x.ok() {
 		return egctlProxyDumps(n)
 	}
-	if x.Kind != yaml.MappingNode || len(x.Content) == 0 {
+	if x.kind() != mappingNode || x.len() == 0 {
 		return nil
 	}
-	var out []*yaml.Node
-	for i := 1; i < len(x.Content); i += 2 {
-		v := resolve(x.Content[i])
-		if v.Kind != yaml.MappingNode {
+	var out []node
+	for i := 1; i < x.len(); i += 2 {
+		v := resolve(x.child(i))
+		if v.kind() != mappingNode {
 			return nil
 		}
 		out = append(out, v)

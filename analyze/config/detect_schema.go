@@ -5,7 +5,6 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
-	"go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/anypb"
 )
@@ -29,12 +28,12 @@ var namedKinds = []struct {
 // knows the most of its keys (proto or JSON spelling, or a v2 field lbctl
 // translates). When no schema knows any key but the name, the mapping is
 // no Envoy resource at all ("").
-func schemaKind(n *yaml.Node) string {
+func schemaKind(n node) string {
 	best, bestKnown := "", 0
 	for _, c := range namedKinds {
 		known := 0
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if knowsField(c.desc, n.Content[i].Value) {
+		for i := 0; i+1 < n.len(); i += 2 {
+			if knowsField(c.desc, n.child(i).value()) {
 				known++
 			}
 		}
@@ -42,7 +41,7 @@ func schemaKind(n *yaml.Node) string {
 			best, bestKnown = c.kind, known
 		}
 	}
-	if bestKnown <= 1 && len(n.Content) > 2 && !misspeltCluster(n) {
+	if bestKnown <= 1 && n.len() > 2 && !misspeltCluster(n) {
 		return "" // only "name" is known: e.g. a list of Kubernetes clusters
 	}
 	if best == "" {
@@ -53,9 +52,9 @@ func schemaKind(n *yaml.Node) string {
 
 // misspeltCluster reports a key close to a Cluster field: a cluster with a
 // typo is reported as such (LB0003 with a suggestion), not as no resource.
-func misspeltCluster(n *yaml.Node) bool {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i].Value; !knowsField(namedKinds[0].desc, k) && suggestField(k, namedKinds[0].desc) != "" {
+func misspeltCluster(n node) bool {
+	for i := 0; i+1 < n.len(); i += 2 {
+		if k := n.child(i).value(); !knowsField(namedKinds[0].desc, k) && suggestField(k, namedKinds[0].desc) != "" {
 			return true
 		}
 	}
@@ -72,13 +71,13 @@ func knowsField(desc protoreflect.MessageDescriptor, key string) bool {
 
 // isBootstrapDump reports {bootstrap: {...}} with at most last_updated
 // beside it: the fields of envoy.admin.v3.BootstrapConfigDump.
-func isBootstrapDump(n *yaml.Node) bool {
+func isBootstrapDump(n node) bool {
 	b, _ := mapGet(n, "bootstrap")
-	if b == nil || b.Kind != yaml.MappingNode {
+	if !b.ok() || b.kind() != mappingNode {
 		return false
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		switch n.Content[i].Value {
+	for i := 0; i+1 < n.len(); i += 2 {
+		switch n.child(i).value() {
 		case "bootstrap", "last_updated", "lastUpdated":
 		default:
 			return false
@@ -89,7 +88,7 @@ func isBootstrapDump(n *yaml.Node) bool {
 
 // readBootstrapDump reads a bare BootstrapConfigDump as the one section of an
 // admin config_dump, so that it is treated as written by Envoy.
-func readBootstrapDump(l *loader, file string, n *yaml.Node) {
+func readBootstrapDump(l *loader, file string, n node) {
 	bd := &adminv3.BootstrapConfigDump{}
 	l.decode(file, n, bd, true)
 	a := &anypb.Any{TypeUrl: "type.googleapis.com/envoy.admin.v3.BootstrapConfigDump"}
@@ -100,18 +99,18 @@ func readBootstrapDump(l *loader, file string, n *yaml.Node) {
 // egctlProxyDumps returns the config dumps of `egctl config envoy-proxy
 // <type> -o yaml` output: {<namespace>: {<pod>: <config dump or dump
 // section>}}, or nil for another shape.
-func egctlProxyDumps(n *yaml.Node) []*yaml.Node {
-	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
+func egctlProxyDumps(n node) []node {
+	if n.kind() != mappingNode || n.len() == 0 {
 		return nil
 	}
-	var out []*yaml.Node
-	for i := 1; i < len(n.Content); i += 2 {
-		ns := resolve(n.Content[i])
-		if ns == nil || ns.Kind != yaml.MappingNode || len(ns.Content) == 0 {
+	var out []node
+	for i := 1; i < n.len(); i += 2 {
+		ns := resolve(n.child(i))
+		if !ns.ok() || ns.kind() != mappingNode || ns.len() == 0 {
 			return nil
 		}
-		for j := 1; j < len(ns.Content); j += 2 {
-			d := resolve(ns.Content[j])
+		for j := 1; j < ns.len(); j += 2 {
+			d := resolve(ns.child(j))
 			if !isAdminDump(d) {
 				return nil
 			}
@@ -123,42 +122,43 @@ func egctlProxyDumps(n *yaml.Node) []*yaml.Node {
 
 // isAdminDump reports a config dump ("configs") or one typed admin dump
 // section.
-func isAdminDump(n *yaml.Node) bool {
-	if n == nil || n.Kind != yaml.MappingNode {
+func isAdminDump(n node) bool {
+	if !n.ok() || n.kind() != mappingNode {
 		return false
 	}
-	if c, _ := mapGet(n, "configs"); c != nil && c.Kind == yaml.SequenceNode {
+	if c, _ := mapGet(n, "configs"); c.ok() && c.kind() == sequenceNode {
 		return true
 	}
 	t, _ := mapGet(n, "@type")
 	const admin = "type.googleapis.com/envoy.admin."
-	return t != nil && len(t.Value) > len(admin) && t.Value[:len(admin)] == admin
+	return t.ok() && len(t.value()) > len(admin) && t.value()[:len(admin)] == admin
 }
 
 const notResourcesMsg = "not an Envoy resource lbctl reads: expected a Cluster, a list of clusters, a Bootstrap, a ClusterLoadAssignment, a RouteConfiguration, a Listener, a DiscoveryResponse, an admin config_dump or an admin /clusters dump (use --kind to say which)"
 
 // noResources reports a non-empty list none of whose items is an Envoy
 // resource: one error for the list, not one per item.
-func noResources(n *yaml.Node) bool {
-	for _, item := range n.Content {
-		if item = resolve(item); item.Kind != yaml.MappingNode || len(item.Content) == 0 || detectKind(item) != "" {
+func noResources(n node) bool {
+	for ci := range n.len() {
+		item := n.child(ci)
+		if item = resolve(item); item.kind() != mappingNode || item.len() == 0 || detectKind(item) != "" {
 			return false
 		}
 	}
-	return len(n.Content) > 0
+	return n.len() > 0
 }
 
 const egctlWithoutXDSMsg = "egctl x translate output without an \"xds\" section (Gateway API resources or Envoy Gateway IR only) holds no Envoy config; translate with --to xds"
 
 // egctlWithoutXDS reports `egctl x translate` output made with --to
 // gateway-api or --to ir: the keys egctl writes, and no "xds".
-func egctlWithoutXDS(n *yaml.Node) bool {
-	if n.Kind != yaml.MappingNode {
+func egctlWithoutXDS(n node) bool {
+	if n.kind() != mappingNode {
 		return false
 	}
-	if x, _ := mapGet(n, "xds"); x != nil {
+	if x, _ := mapGet(n, "xds"); x.ok() {
 		return false
 	}
 	v, _ := mapGet(n, "gatewayClass", "xdsIR", "infraIR", "envoyProxyForGatewayClass")
-	return v != nil
+	return v.ok()
 }

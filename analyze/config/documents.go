@@ -8,19 +8,18 @@ import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
-	"go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 )
 
 // document reads one YAML document of the given (or detected) kind.
-func (l *loader) document(file string, n *yaml.Node, kind string) {
+func (l *loader) document(file string, n node, kind string) {
 	n = resolve(n)
 	if isNull(n) {
 		return
 	}
 	if kind == "" {
-		if n.Kind == yaml.MappingNode && len(n.Content) == 0 {
+		if n.kind() == mappingNode && n.len() == 0 {
 			return // `{}`, as Kuma writes an empty golden: no resources, like `[]`
 		}
 		kind = detectKind(n)
@@ -37,7 +36,8 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 		}
 		l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind, Msg: msg})
 	case "list":
-		for _, item := range n.Content {
+		for ci := range n.len() {
+			item := n.child(ci)
 			l.document(file, item, "")
 		}
 	// Documents that hold other documents (wrappers a control plane or a
@@ -59,7 +59,7 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 	case "typed":
 		if wrapped(n) {
 			for _, key := range []string{"cluster", "listener", "route_config", "endpoint_config"} {
-				if v, _ := mapGet(n, key); v != nil {
+				if v, _ := mapGet(n, key); v.ok() {
 					l.document(file, v, "typed")
 				}
 			}
@@ -69,8 +69,9 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 		l.decode(file, n, a, false)
 		l.typed(file, a)
 	case KindCluster:
-		if n.Kind == yaml.SequenceNode {
-			for _, item := range n.Content {
+		if n.kind() == sequenceNode {
+			for ci := range n.len() {
+				item := n.child(ci)
 				l.document(file, item, KindCluster)
 			}
 			return
@@ -79,16 +80,17 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 		l.decode(file, n, c, false)
 		l.addCluster(file, c)
 	case KindClusters:
-		if n.Kind == yaml.SequenceNode {
+		if n.kind() == sequenceNode {
 			l.document(file, n, KindCluster)
 			return
 		}
 		list, _ := mapGet(n, "clusters")
-		if list == nil || list.Kind != yaml.SequenceNode {
+		if !list.ok() || list.kind() != sequenceNode {
 			l.problem(Problem{Pos: nodePos(file, n), Code: CodeType, Msg: "expected a list of clusters or a mapping with \"clusters:\""})
 			return
 		}
-		for _, item := range list.Content {
+		for ci := range list.len() {
+			item := list.child(ci)
 			l.document(file, item, KindCluster)
 		}
 	case KindBootstrap:
@@ -96,8 +98,9 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 		l.decode(file, n, b, false)
 		l.addBootstrap(file, b)
 	case KindEndpoints:
-		if n.Kind == yaml.SequenceNode {
-			for _, item := range n.Content {
+		if n.kind() == sequenceNode {
+			for ci := range n.len() {
+				item := n.child(ci)
 				l.document(file, item, KindEndpoints)
 			}
 			return
@@ -106,8 +109,9 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 		l.decode(file, n, a, false)
 		l.cfg.Assignments = append(l.cfg.Assignments, a)
 	case KindRoutes:
-		if n.Kind == yaml.SequenceNode {
-			for _, item := range n.Content {
+		if n.kind() == sequenceNode {
+			for ci := range n.len() {
+				item := n.child(ci)
 				l.document(file, item, KindRoutes)
 			}
 			return
@@ -134,18 +138,19 @@ func (l *loader) document(file string, n *yaml.Node, kind string) {
 
 // readDiscovery reads a DiscoveryResponse-shaped document: "resources" holding
 // typed resources, or Resource wrappers ({name, resource}).
-func readDiscovery(l *loader, file string, n *yaml.Node) {
+func readDiscovery(l *loader, file string, n node) {
 	res, _ := mapGet(n, "resources")
-	if res == nil || res.Kind != yaml.SequenceNode {
+	if !res.ok() || res.kind() != sequenceNode {
 		l.problem(Problem{Pos: nodePos(file, n), Code: CodeType, Msg: "expected \"resources:\" with a list of typed resources"})
 		return
 	}
-	for _, item := range res.Content {
+	for ci := range res.len() {
+		item := res.child(ci)
 		item = resolve(item)
-		if inner, _ := mapGet(item, "resource"); inner != nil {
+		if inner, _ := mapGet(item, "resource"); inner.ok() {
 			item = inner
 		}
-		if t, _ := mapGet(item, "@type"); t == nil {
+		if t, _ := mapGet(item, "@type"); !t.ok() {
 			l.document(file, item, "")
 			continue
 		}

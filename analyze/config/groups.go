@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // LoadGroups reads inputs as separate configurations, the way they were
@@ -81,7 +79,7 @@ type group struct {
 
 type unit struct {
 	file string
-	node *yaml.Node
+	node node
 }
 
 func (r *reader) group(key string) *group {
@@ -273,7 +271,7 @@ func (r *reader) data(file string, data []byte) {
 // split gives the documents of one YAML document that are configurations
 // of their own (own): each gateway's config dump in egctl's `x translate`
 // output.
-func (r *reader) split(file string, doc *yaml.Node) (units []unit, own bool) {
+func (r *reader) split(file string, doc node) (units []unit, own bool) {
 	if r.kind == "" {
 		if dumps := egctlDumps(resolve(doc)); dumps != nil {
 			for _, d := range dumps {
@@ -286,7 +284,7 @@ func (r *reader) split(file string, doc *yaml.Node) (units []unit, own bool) {
 }
 
 // standalone reports a document that is one Envoy's whole configuration.
-func (r *reader) standalone(n *yaml.Node) bool {
+func (r *reader) standalone(n node) bool {
 	kind := r.kind
 	if kind == "" {
 		kind = detectKind(resolve(n))

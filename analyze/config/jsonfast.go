@@ -3,8 +3,6 @@ package config
 import (
 	"strconv"
 	"unicode/utf8"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // parseJSONNodes is the fast path for JSON input (config_dumps, discovery
@@ -17,21 +15,24 @@ import (
 // no surrogate escapes. Anything else returns ok=false and the caller uses yaml.v3,
 // which also produces the error messages. TestJSONFastPathMatchesYAML
 // compares the two on every fixture and corpus file.
-func parseJSONNodes(data []byte) (root *yaml.Node, ok bool) {
-	s := &jsonScanner{src: string(data), line: 1, lineStart: 0}
+func parseJSONNodes(src string) (root node, ok bool) {
+	// About one node per 8 bytes of typical JSON; growing past it is fine.
+	t := &tree{src: src, nodes: make([]entry, 0, len(src)/8+16)}
+	t.kids = make([]int32, 0, cap(t.nodes))
+	s := &jsonScanner{t: t, src: src, line: 1, lineStart: 0}
 	s.space()
 	if s.pos >= len(s.src) || (s.src[s.pos] != '{' && s.src[s.pos] != '[') {
-		return nil, false
+		return node{}, false
 	}
-	root = s.value(0)
+	i := s.value(0)
 	if s.bad {
-		return nil, false
+		return node{}, false
 	}
 	s.space()
 	if s.bad || s.pos != len(s.src) {
-		return nil, false
+		return node{}, false
 	}
-	return root, true
+	return node{t: t, i: i}, true
 }
 
 // maxFastDepth keeps deep nesting on yaml.v3's path (and its limits).
@@ -41,22 +42,19 @@ const maxFastDepth = 1000
 const maxFastKey = 1000
 
 type jsonScanner struct {
+	t         *tree
 	src       string // the input; scalar values are substrings of it
 	pos       int
 	line      int
 	lineStart int // offset of the current line's first byte
 	bad       bool
-	slab      []yaml.Node  // nodes are allocated in chunks
-	stack     []*yaml.Node // children of the open containers
-	scratch   []byte       // unescaping buffer
+	stack     []int32 // children of the open containers
+	scratch   []byte  // unescaping buffer
 }
 
-func (s *jsonScanner) node(kind yaml.Kind, tag string, style yaml.Style, value string, line, col int) *yaml.Node {
-	if len(s.slab) == cap(s.slab) {
-		s.slab = make([]yaml.Node, 0, 1024)
-	}
-	s.slab = append(s.slab, yaml.Node{Kind: kind, Tag: tag, Style: style, Value: value, Line: line, Column: col})
-	return &s.slab[len(s.slab)-1]
+// scalar adds a scalar whose value is src[start:end].
+func (s *jsonScanner) scalar(tag, style uint8, start, end, line, col int) int32 {
+	return s.t.add(entry{kind: uint8(scalarNode), tag: tag, style: style, a: uint32(start), b: uint32(end - start), line: int32(line), col: int32(col)})
 }
 
 // space skips JSON whitespace; a tab, CR or a non-ASCII byte ends the fast path.
@@ -80,38 +78,37 @@ func (s *jsonScanner) space() {
 
 func (s *jsonScanner) col() int { return s.pos - s.lineStart + 1 }
 
-func (s *jsonScanner) value(depth int) *yaml.Node {
+func (s *jsonScanner) value(depth int) int32 {
 	if s.bad || s.pos >= len(s.src) || depth > maxFastDepth {
 		s.bad = true
-		return nil
+		return -1
 	}
 	line, col := s.line, s.col()
 	switch c := s.src[s.pos]; {
 	case c == '{':
-		return s.container(depth, yaml.MappingNode, "!!map", '}', line, col)
+		return s.container(depth, mappingNode, tagMap, '}', line, col)
 	case c == '[':
-		return s.container(depth, yaml.SequenceNode, "!!seq", ']', line, col)
+		return s.container(depth, sequenceNode, tagSeq, ']', line, col)
 	case c == '"':
-		v, ok := s.str()
-		if !ok {
-			s.bad = true
-			return nil
-		}
-		return s.node(yaml.ScalarNode, "!!str", yaml.DoubleQuotedStyle, v, line, col)
+		return s.str(line, col)
 	case c == '-' || (c >= '0' && c <= '9'):
 		return s.number(line, col)
 	default:
-		for _, lit := range [...]struct{ word, tag string }{{"true", "!!bool"}, {"false", "!!bool"}, {"null", "!!null"}} {
+		for _, lit := range [...]struct {
+			word string
+			tag  uint8
+		}{{"true", tagBool}, {"false", tagBool}, {"null", tagNull}} {
 			if len(s.src)-s.pos >= len(lit.word) && s.src[s.pos:s.pos+len(lit.word)] == lit.word {
+				start := s.pos
 				s.pos += len(lit.word)
 				if !s.delimited() {
-					return nil
+					return -1
 				}
-				return s.node(yaml.ScalarNode, lit.tag, 0, lit.word, line, col)
+				return s.scalar(lit.tag, 0, start, s.pos, line, col)
 			}
 		}
 		s.bad = true
-		return nil
+		return -1
 	}
 }
 
@@ -129,17 +126,18 @@ func (s *jsonScanner) delimited() bool {
 	return true
 }
 
-func (s *jsonScanner) container(depth int, kind yaml.Kind, tag string, end byte, line, col int) *yaml.Node {
-	n := s.node(kind, tag, yaml.FlowStyle, "", line, col)
+func (s *jsonScanner) container(depth int, kind nodeKind, tag uint8, end byte, line, col int) int32 {
+	n := s.t.add(entry{kind: uint8(kind), tag: tag, style: styleFlow, line: int32(line), col: int32(col)})
 	s.pos++ // the opening bracket
 	base := len(s.stack)
 	s.space()
 	if s.pos < len(s.src) && s.src[s.pos] == end {
 		s.pos++
+		s.t.nodes[n].a = uint32(len(s.t.kids))
 		return n
 	}
 	for !s.bad {
-		if kind == yaml.MappingNode {
+		if kind == mappingNode {
 			if s.pos >= len(s.src) || s.src[s.pos] != '"' {
 				s.bad = true
 				break
@@ -173,35 +171,44 @@ func (s *jsonScanner) container(depth int, kind yaml.Kind, tag string, end byte,
 		}
 		if s.src[s.pos] == end {
 			s.pos++
-			n.Content = append(make([]*yaml.Node, 0, len(s.stack)-base), s.stack[base:]...)
+			e := &s.t.nodes[n]
+			e.a, e.b = uint32(len(s.t.kids)), uint32(len(s.stack)-base)
+			s.t.kids = append(s.t.kids, s.stack[base:]...)
 			s.stack = s.stack[:base]
 			return n
 		}
 		s.bad = true
 	}
 	s.stack = s.stack[:base]
-	return nil
+	return -1
 }
 
-// str reads a double-quoted string and returns its value as yaml.v3 would.
-func (s *jsonScanner) str() (string, bool) {
+// str reads a double-quoted string; its value is what yaml.v3 reads,
+// a substring of the input unless it has escapes.
+func (s *jsonScanner) str(line, col int) int32 {
 	s.pos++ // opening quote
 	start := s.pos
 	for s.pos < len(s.src) {
 		c := s.src[s.pos]
 		switch {
 		case c == '"':
-			v := s.src[start:s.pos]
 			s.pos++
-			return v, true
+			return s.scalar(tagStr, styleDoubleQuoted, start, s.pos-1, line, col)
 		case c == '\\':
-			return s.escaped(start)
+			v, ok := s.escaped(start)
+			if !ok {
+				s.bad = true
+				return -1
+			}
+			return s.t.add(entry{kind: uint8(scalarNode), tag: tagStr, style: styleDoubleQuoted, flags: flagStrs, a: s.t.str(v), line: int32(line), col: int32(col)})
 		case c < 0x20 || c >= 0x7f:
-			return "", false
+			s.bad = true
+			return -1
 		}
 		s.pos++
 	}
-	return "", false
+	s.bad = true
+	return -1
 }
 
 // escaped continues str from the first backslash, unescaping into scratch.
@@ -261,7 +268,7 @@ func (s *jsonScanner) escaped(start int) (string, bool) {
 // number reads a JSON number; its tag is what yaml.v3's resolve gives the
 // plain scalar: !!int when it parses as int64 or uint64, else !!float when
 // it parses as a float64 (out of range: !!str).
-func (s *jsonScanner) number(line, col int) *yaml.Node {
+func (s *jsonScanner) number(line, col int) int32 {
 	start := s.pos
 	digits := func() int {
 		n := 0
@@ -277,7 +284,7 @@ func (s *jsonScanner) number(line, col int) *yaml.Node {
 	intStart := s.pos
 	if digits() == 0 || (s.src[intStart] == '0' && s.pos-intStart > 1) {
 		s.bad = true
-		return nil
+		return -1
 	}
 	isInt := true
 	if s.pos < len(s.src) && s.src[s.pos] == '.' {
@@ -285,7 +292,7 @@ func (s *jsonScanner) number(line, col int) *yaml.Node {
 		isInt = false
 		if digits() == 0 {
 			s.bad = true
-			return nil
+			return -1
 		}
 	}
 	if s.pos < len(s.src) && (s.src[s.pos] == 'e' || s.src[s.pos] == 'E') {
@@ -296,20 +303,20 @@ func (s *jsonScanner) number(line, col int) *yaml.Node {
 		}
 		if digits() == 0 {
 			s.bad = true
-			return nil
+			return -1
 		}
 	}
 	if !s.delimited() {
-		return nil
+		return -1
 	}
 	v := s.src[start:s.pos]
-	tag := "!!str"
+	tag := tagStr
 	if isInt && (parses(strconv.ParseInt(v, 10, 64)) || parses(strconv.ParseUint(v, 10, 64))) {
-		tag = "!!int"
+		tag = tagInt
 	} else if parses(strconv.ParseFloat(v, 64)) {
-		tag = "!!float"
+		tag = tagFloat
 	}
-	return s.node(yaml.ScalarNode, tag, 0, v, line, col)
+	return s.scalar(tag, 0, start, s.pos, line, col)
 }
 
 // parses reports whether a strconv.Parse* call succeeded.

@@ -5,32 +5,36 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// yamlNodes is what yaml.v3 alone makes of data (the slow path).
-func yamlNodes(t *testing.T, data []byte) (*yaml.Node, bool) {
+// yamlNodes is what yaml.v3 alone makes of data (the slow path), converted
+// to the loader's tree.
+func yamlNodes(t *testing.T, data []byte) (node, bool) {
 	t.Helper()
 	var n yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&n); err != nil || n.Kind != yaml.DocumentNode || len(n.Content) != 1 {
-		return nil, false
+		return node{}, false
 	}
-	return n.Content[0], true
+	return (&tree{}).fromYAML(n.Content[0]), true
 }
 
-// sameNodes compares two trees field by field, naming the first difference.
-func sameNodes(a, b *yaml.Node, path string) string {
-	if a.Kind != b.Kind || a.Tag != b.Tag || a.Style != b.Style || a.Value != b.Value || a.Line != b.Line || a.Column != b.Column ||
-		a.Anchor != b.Anchor || a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment ||
-		len(a.Content) != len(b.Content) || (a.Alias == nil) != (b.Alias == nil) {
-		return fmt.Sprintf("%s: fast %+v, yaml.v3 %+v", path, *a, *b)
+// describe is one node without its children, for messages.
+func describe(n node) string {
+	return fmt.Sprintf("{kind %d tag %q style %d value %q at %d:%d, %d children, anchored %v}",
+		n.kind(), n.shortTag(), n.style(), n.value(), n.line(), n.col(), n.len(), n.anchored())
+}
+
+// sameNodes compares two trees node by node, naming the first difference.
+func sameNodes(a, b node, path string) string {
+	if describe(a) != describe(b) || (a.kind() == aliasNode) && describe(a.target()) != describe(b.target()) {
+		return fmt.Sprintf("%s: fast %s, yaml.v3 %s", path, describe(a), describe(b))
 	}
-	for i := range a.Content {
-		if d := sameNodes(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", path, i)); d != "" {
+	for i := range a.len() {
+		if d := sameNodes(a.child(i), b.child(i), fmt.Sprintf("%s/%d", path, i)); d != "" {
 			return d
 		}
 	}
@@ -38,10 +42,10 @@ func sameNodes(a, b *yaml.Node, path string) string {
 }
 
 // checkFast asserts that the fast path, when it takes data, builds exactly
-// yaml.v3's tree; it reports whether it took it.
+// the tree converted from yaml.v3's; it reports whether it took it.
 func checkFast(t *testing.T, name string, data []byte) bool {
 	t.Helper()
-	fast, ok := parseJSONNodes(data)
+	fast, ok := parseJSONNodes(string(data))
 	if !ok {
 		return false
 	}
@@ -52,9 +56,6 @@ func checkFast(t *testing.T, name string, data []byte) bool {
 	}
 	if d := sameNodes(fast, slow, ""); d != "" {
 		t.Errorf("%s: %s", name, d)
-	}
-	if !reflect.DeepEqual(fast, slow) {
-		t.Errorf("%s: trees differ", name)
 	}
 	return true
 }

@@ -5,7 +5,6 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
-	"go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/anypb"
@@ -14,16 +13,16 @@ import (
 // legacyFields reads v2-era fields that v3 removed but that old configs
 // still carry, each with a warning that names the v3 replacement. Anything
 // not listed here is an unknown field.
-var legacyFields map[protoreflect.FullName]map[string]func(d *decoder, k, v *yaml.Node, m protoreflect.Message)
+var legacyFields map[protoreflect.FullName]map[string]func(d *decoder, k, v node, m protoreflect.Message)
 
 func init() {
-	filterConfig := func(d *decoder, k, v *yaml.Node, m protoreflect.Message) { d.v2FilterConfig(k, v, m) }
-	ignored := func(replacement string) func(d *decoder, k, v *yaml.Node, m protoreflect.Message) {
-		return func(d *decoder, k, v *yaml.Node, m protoreflect.Message) {
-			d.problem(k, SevWarning, CodeLegacy, "\""+k.Value+"\" is v2 syntax, removed in v3 (use "+replacement+"); lbctl does not read it")
+	filterConfig := func(d *decoder, k, v node, m protoreflect.Message) { d.v2FilterConfig(k, v, m) }
+	ignored := func(replacement string) func(d *decoder, k, v node, m protoreflect.Message) {
+		return func(d *decoder, k, v node, m protoreflect.Message) {
+			d.problem(k, SevWarning, CodeLegacy, "\""+k.value()+"\" is v2 syntax, removed in v3 (use "+replacement+"); lbctl does not read it")
 		}
 	}
-	legacyFields = map[protoreflect.FullName]map[string]func(*decoder, *yaml.Node, *yaml.Node, protoreflect.Message){
+	legacyFields = map[protoreflect.FullName]map[string]func(*decoder, node, node, protoreflect.Message){
 		"envoy.config.cluster.v3.Cluster": {
 			"hosts":       (*decoder).v2Hosts,
 			"tls_context": ignored("transport_socket"), "tlsContext": ignored("transport_socket"),
@@ -56,14 +55,15 @@ const (
 // (dynamic_active_listeners: [{version_info, listener, last_updated}]) as
 // the v3 dynamic_listeners entry in that state. An old Envoy wrote it, so
 // it is read fully and without a warning.
-func v2Listeners(state listenerState) func(d *decoder, k, v *yaml.Node, m protoreflect.Message) {
-	return func(d *decoder, k, v *yaml.Node, m protoreflect.Message) {
-		if v.Kind != yaml.SequenceNode {
-			d.errorf(v, CodeType, "expected a list for \""+k.Value+"\", found "+kindName(v))
+func v2Listeners(state listenerState) func(d *decoder, k, v node, m protoreflect.Message) {
+	return func(d *decoder, k, v node, m protoreflect.Message) {
+		if v.kind() != sequenceNode {
+			d.errorf(v, CodeType, "expected a list for \""+k.value()+"\", found "+kindName(v))
 			return
 		}
 		dump := m.Interface().(*adminv3.ListenersConfigDump)
-		for _, item := range v.Content {
+		for ci := range v.len() {
+			item := v.child(ci)
 			st := &adminv3.ListenersConfigDump_DynamicListenerState{}
 			d.message(resolve(item), st.ProtoReflect())
 			dl := &adminv3.ListenersConfigDump_DynamicListener{}
@@ -83,9 +83,9 @@ func v2Listeners(state listenerState) func(d *decoder, k, v *yaml.Node, m protor
 
 // v2Hosts reads Cluster.hosts (v2: a list of addresses) into load_assignment,
 // the v3 form Envoy converted it to.
-func (d *decoder) v2Hosts(k, v *yaml.Node, m protoreflect.Message) {
+func (d *decoder) v2Hosts(k, v node, m protoreflect.Message) {
 	d.problem(k, SevWarning, CodeLegacy, "\"hosts\" is v2 syntax, removed in v3; read as load_assignment endpoints")
-	if v.Kind != yaml.SequenceNode {
+	if v.kind() != sequenceNode {
 		d.errorf(v, CodeType, "expected a list for \"hosts\", found "+kindName(v))
 		return
 	}
@@ -96,7 +96,8 @@ func (d *decoder) v2Hosts(k, v *yaml.Node, m protoreflect.Message) {
 	}
 	group := &endpointv3.LocalityLbEndpoints{}
 	d.src.record(group, d.file, v)
-	for _, item := range v.Content {
+	for ci := range v.len() {
+		item := v.child(ci)
 		addr := &corev3.Address{}
 		d.message(resolve(item), addr.ProtoReflect())
 		ep := &endpointv3.LbEndpoint{HostIdentifier: &endpointv3.LbEndpoint_Endpoint{Endpoint: &endpointv3.Endpoint{Address: addr}}}
@@ -115,7 +116,7 @@ var v2FilterTypes = map[string]string{
 	"envoy.filters.http.router": "envoy.extensions.filters.http.router.v3.Router",
 }
 
-func (d *decoder) v2FilterConfig(k, v *yaml.Node, m protoreflect.Message) {
+func (d *decoder) v2FilterConfig(k, v node, m protoreflect.Message) {
 	nameField := m.Descriptor().Fields().ByName("name")
 	name := m.Get(nameField).String()
 	typeName, ok := v2FilterTypes[name]

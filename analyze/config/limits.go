@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // Internal bounds on what one input may make the loader build. Real
@@ -53,31 +51,31 @@ func (l Limits) maxInput() int64 {
 // or a node nested deeper than MaxDepth. Size and height are memoised per
 // anchored node, so the walk is linear in the written document however
 // much it expands.
-func checkExpansion(file string, doc *yaml.Node) *Problem {
+func checkExpansion(file string, doc node) *Problem {
 	type measure struct{ size, height int }
-	memo := map[*yaml.Node]measure{}
+	memo := map[node]measure{}
 	extra := 0
 	var prob *Problem
-	fail := func(n *yaml.Node, format string, a ...any) {
+	fail := func(n node, format string, a ...any) {
 		if prob == nil {
 			prob = &Problem{Pos: nodePos(file, n), Code: CodeSyntax, Msg: fmt.Sprintf(format, a...)}
 		}
 	}
-	var walk func(n *yaml.Node, depth int) measure
-	walk = func(n *yaml.Node, depth int) measure {
-		if prob != nil || n == nil {
+	var walk func(n node, depth int) measure
+	walk = func(n node, depth int) measure {
+		if prob != nil || !n.ok() {
 			return measure{}
 		}
 		if depth > MaxDepth {
 			fail(n, "nesting deeper than %d levels (lbctl's limit on nesting depth)", MaxDepth)
 			return measure{}
 		}
-		if n.Kind == yaml.AliasNode {
-			m, ok := memo[n.Alias]
+		if n.kind() == aliasNode {
+			m, ok := memo[n.target()]
 			if !ok {
-				memo[n.Alias] = measure{1, 1} // guards an anchor inside itself
-				m = walk(n.Alias, depth)
-				memo[n.Alias] = m
+				memo[n.target()] = measure{1, 1} // guards an anchor inside itself
+				m = walk(n.target(), depth)
+				memo[n.target()] = m
 			}
 			if depth+m.height > MaxDepth+1 {
 				fail(n, "nesting deeper than %d levels once aliases are expanded (lbctl's limit on nesting depth)", MaxDepth)
@@ -88,12 +86,13 @@ func checkExpansion(file string, doc *yaml.Node) *Problem {
 			return m
 		}
 		m := measure{size: 1, height: 1}
-		for _, c := range n.Content {
+		for ci := range n.len() {
+			c := n.child(ci)
 			cm := walk(c, depth+1)
 			m.size = min(m.size+cm.size, 2*MaxAliasNodes) // saturate: enough to fail, no overflow
 			m.height = max(m.height, cm.height+1)
 		}
-		if n.Anchor != "" {
+		if n.anchored() {
 			memo[n] = m
 		}
 		return m

@@ -14,7 +14,6 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
-	"go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -195,7 +194,7 @@ func (l *loader) decoder(file string, lenient bool) *decoder {
 }
 
 // decode fills m from n and collects the decoder's problems.
-func (l *loader) decode(file string, n *yaml.Node, m proto.Message, lenient bool) {
+func (l *loader) decode(file string, n node, m proto.Message, lenient bool) {
 	d := l.decoder(file, lenient)
 	d.message(n, m.ProtoReflect())
 	l.cfg.Problems = append(l.cfg.Problems, d.probs...)

@@ -4,8 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // QuickClusterNames lists the cluster names defined in the given files (and
@@ -19,39 +17,40 @@ import (
 func QuickClusterNames(paths []string) []string {
 	seen := map[string]bool{}
 	var names []string
-	var visit func(n *yaml.Node, depth int)
-	visit = func(n *yaml.Node, depth int) {
+	var visit func(n node, depth int)
+	visit = func(n node, depth int) {
 		n = resolve(n)
-		if n == nil || depth > 12 {
+		if !n.ok() || depth > 12 {
 			return
 		}
-		switch n.Kind {
-		case yaml.SequenceNode:
-			for _, c := range n.Content {
+		switch n.kind() {
+		case sequenceNode:
+			for ci := range n.len() {
+				c := n.child(ci)
 				visit(c, depth+1)
 			}
-		case yaml.MappingNode:
+		case mappingNode:
 			// A Resource wrapper {name, resource} names its resource,
 			// which may be anything: look inside, as discovery() does.
-			if inner, _ := mapGet(n, "resource"); inner != nil {
+			if inner, _ := mapGet(n, "resource"); inner.ok() {
 				visit(inner, depth+1)
 				return
 			}
 			// So does a CSDS generic config {type_url, name, xds_config}.
-			if inner, _ := mapGet(n, "xds_config", "xdsConfig"); inner != nil && resolve(inner).Kind == yaml.MappingNode {
+			if inner, _ := mapGet(n, "xds_config", "xdsConfig"); inner.ok() && resolve(inner).kind() == mappingNode {
 				visit(inner, depth+1)
 				return
 			}
 			if detectKind(n) == KindCluster || isTypedCluster(n) {
-				if v, _ := mapGet(n, "name"); v != nil && v.Kind == yaml.ScalarNode && !seen[v.Value] {
-					seen[v.Value] = true
-					names = append(names, v.Value)
+				if v, _ := mapGet(n, "name"); v.ok() && v.kind() == scalarNode && !seen[v.value()] {
+					seen[v.value()] = true
+					names = append(names, v.value())
 				}
 				return
 			}
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if clusterContainers[n.Content[i].Value] {
-					visit(n.Content[i+1], depth+1)
+			for i := 0; i+1 < n.len(); i += 2 {
+				if clusterContainers[n.child(i).value()] {
+					visit(n.child(i+1), depth+1)
 				}
 			}
 			// egctl's {xds: {<ns>/<gateway>: dump}}: keys are gateway names.
@@ -92,9 +91,9 @@ func QuickClusterNames(paths []string) []string {
 	return names
 }
 
-func isTypedCluster(n *yaml.Node) bool {
+func isTypedCluster(n node) bool {
 	t, _ := mapGet(n, "@type")
-	return t != nil && (t.Value == "type.googleapis.com/envoy.config.cluster.v3.Cluster" || t.Value == "type.googleapis.com/envoy.api.v2.Cluster")
+	return t.ok() && (t.value() == "type.googleapis.com/envoy.config.cluster.v3.Cluster" || t.value() == "type.googleapis.com/envoy.api.v2.Cluster")
 }
 
 // quickMaxBytes bounds the files read on a TAB: a bigger one (a huge

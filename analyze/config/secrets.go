@@ -7,7 +7,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -38,8 +37,8 @@ func (ps Problems) sanitize() {
 
 // isSecret reports whether field k (fd) holds a credential: by its name,
 // its message type, or as the value of a credential header.
-func (d *decoder) isSecret(k *yaml.Node, fd protoreflect.FieldDescriptor) bool {
-	return secretField(fd) || d.secretHeader && k.Value != "key" && k.Value != "name"
+func (d *decoder) isSecret(k node, fd protoreflect.FieldDescriptor) bool {
+	return secretField(fd) || d.secretHeader && k.value() != "key" && k.value() != "name"
 }
 
 // secretFieldCache remembers secretField per field: it is asked for every
@@ -64,14 +63,14 @@ var headerMessages = map[protoreflect.FullName]string{
 
 // headerNamed reports whether n is a header matcher or value for a header
 // that carries a credential.
-func headerNamed(msg protoreflect.FullName, n *yaml.Node) bool {
+func headerNamed(msg protoreflect.FullName, n node) bool {
 	key, ok := headerMessages[msg]
-	if !ok || n.Kind != yaml.MappingNode {
+	if !ok || n.kind() != mappingNode {
 		return false
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key && n.Content[i+1].Kind == yaml.ScalarNode {
-			return IsSecretHeader(n.Content[i+1].Value)
+	for i := 0; i+1 < n.len(); i += 2 {
+		if n.child(i).value() == key && n.child(i+1).kind() == scalarNode {
+			return IsSecretHeader(n.child(i + 1).value())
 		}
 	}
 	return false
@@ -79,20 +78,20 @@ func headerNamed(msg protoreflect.FullName, n *yaml.Node) bool {
 
 // value cites a scalar in a message: quoted, escaped and capped, or
 // withheld inside a secret-bearing field.
-func (d *decoder) value(n *yaml.Node) string {
+func (d *decoder) value(n node) string {
 	if d.secret != "" {
 		return "a value that is not shown (\"" + d.secret + "\" holds a secret)"
 	}
-	return Quote(n.Value)
+	return Quote(n.value())
 }
 
 // found describes a bad scalar after "found": its kind and quoted value,
 // or only that it is withheld.
-func (d *decoder) found(n *yaml.Node) string {
+func (d *decoder) found(n node) string {
 	if d.secret != "" {
 		return d.value(n)
 	}
-	return kindName(n) + " " + Quote(n.Value)
+	return kindName(n) + " " + Quote(n.value())
 }
 
 // fieldName names fd in a message, with the secret field it is under.
@@ -114,24 +113,25 @@ type secretSpans struct {
 
 // secretValues records every scalar under n (keys too) as secret. Aliases
 // are not followed: their anchors are recorded where they are written.
-func (s *Sources) secretValues(file string, n *yaml.Node) {
+func (s *Sources) secretValues(file string, n node) {
 	if s.secrets.starts == nil {
 		s.secrets = secretSpans{starts: map[string]map[int][]int{}, whole: map[string]map[int]bool{}, values: map[string]bool{}}
 	}
-	var walk func(n *yaml.Node, depth int)
-	walk = func(n *yaml.Node, depth int) {
-		if n == nil || depth > 100 {
+	var walk func(n node, depth int)
+	walk = func(n node, depth int) {
+		if !n.ok() || depth > 100 {
 			return
 		}
-		switch n.Kind {
-		case yaml.ScalarNode:
+		switch n.kind() {
+		case scalarNode:
 			s.secretScalar(file, n)
-		case yaml.MappingNode:
-			for i := 1; i < len(n.Content); i += 2 { // values: keys are field names
-				walk(n.Content[i], depth+1)
+		case mappingNode:
+			for i := 1; i < n.len(); i += 2 { // values: keys are field names
+				walk(n.child(i), depth+1)
 			}
-		case yaml.SequenceNode, yaml.DocumentNode:
-			for _, c := range n.Content {
+		case sequenceNode:
+			for ci := range n.len() {
+				c := n.child(ci)
 				walk(c, depth+1)
 			}
 		}
@@ -139,16 +139,16 @@ func (s *Sources) secretValues(file string, n *yaml.Node) {
 	walk(n, 0)
 }
 
-func (s *Sources) secretScalar(file string, n *yaml.Node) {
-	if n.Line < 1 {
+func (s *Sources) secretScalar(file string, n node) {
+	if n.line() < 1 {
 		return
 	}
 	sp := &s.secrets
 	if sp.starts[file] == nil {
 		sp.starts[file], sp.whole[file] = map[int][]int{}, map[int]bool{}
 	}
-	sp.starts[file][n.Line] = append(sp.starts[file][n.Line], n.Column)
-	for _, v := range append(strings.Split(n.Value, "\n"), n.Value) {
+	sp.starts[file][n.line()] = append(sp.starts[file][n.line()], n.col())
+	for _, v := range append(strings.Split(n.value(), "\n"), n.value()) {
 		if v = strings.TrimSpace(v); len(v) >= minSecret {
 			sp.values[v] = true
 		}
@@ -157,16 +157,16 @@ func (s *Sources) secretScalar(file string, n *yaml.Node) {
 	// folded plain or quoted one) goes on over the lines indented more
 	// than the line it starts on.
 	ls := s.lines[file]
-	if n.Line > len(ls) {
+	if n.line() > len(ls) {
 		return
 	}
-	first := ls[n.Line-1]
-	if _, more := scalarEnd(first, byteOffset(first, n.Column-1)); !more {
+	first := ls[n.line()-1]
+	if _, more := scalarEnd(first, byteOffset(first, n.col()-1)); !more {
 		return
 	}
 	// The key's column: past the indentation and any "- " of a list item.
 	indent := len(first) - len(strings.TrimLeft(first, " \t-"))
-	for i := n.Line; i < len(ls); i++ {
+	for i := n.line(); i < len(ls); i++ {
 		l := ls[i]
 		if t := strings.TrimLeft(l, " \t"); t != "" && len(l)-len(t) <= indent {
 			break

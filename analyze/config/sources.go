@@ -3,7 +3,6 @@ package config
 import (
 	"strings"
 
-	"go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/anypb"
@@ -20,7 +19,7 @@ type Sources struct {
 
 type located struct {
 	file string
-	node *yaml.Node
+	node node
 }
 
 func newSources() *Sources {
@@ -31,7 +30,7 @@ func newSources() *Sources {
 	}
 }
 
-func (s *Sources) record(m proto.Message, file string, n *yaml.Node) {
+func (s *Sources) record(m proto.Message, file string, n node) {
 	if _, ok := s.nodes[m]; !ok {
 		s.nodes[m] = located{file, n}
 	}
@@ -52,7 +51,7 @@ func (s *Sources) FieldPos(m proto.Message, field string) Pos {
 	if !ok {
 		return Pos{}
 	}
-	if _, k := mapGet(l.node, fieldSpellings(m, field)...); k != nil {
+	if _, k := mapGet(l.node, fieldSpellings(m, field)...); k.ok() {
 		return nodePos(l.file, k)
 	}
 	return nodePos(l.file, l.node)
@@ -64,7 +63,7 @@ func (s *Sources) ValuePos(m proto.Message, field string) Pos {
 	if !ok {
 		return Pos{}
 	}
-	if v, _ := mapGet(l.node, fieldSpellings(m, field)...); v != nil {
+	if v, _ := mapGet(l.node, fieldSpellings(m, field)...); v.ok() {
 		return nodePos(l.file, v)
 	}
 	return nodePos(l.file, l.node)
@@ -76,8 +75,8 @@ func (s *Sources) ElemPos(m proto.Message, field string, i int) Pos {
 	if !ok {
 		return Pos{}
 	}
-	if v, _ := mapGet(l.node, fieldSpellings(m, field)...); v != nil && v.Kind == yaml.SequenceNode && i < len(v.Content) {
-		return nodePos(l.file, v.Content[i])
+	if v, _ := mapGet(l.node, fieldSpellings(m, field)...); v.ok() && v.kind() == sequenceNode && i < v.len() {
+		return nodePos(l.file, v.child(i))
 	}
 	return s.FieldPos(m, field)
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/anypb"
@@ -15,11 +14,11 @@ import (
 
 // wellKnown decodes the messages whose JSON form is not a plain mapping of
 // their fields. A decoder returns false to fall back to the plain form.
-var wellKnown map[protoreflect.FullName]func(d *decoder, n *yaml.Node, m protoreflect.Message) bool
+var wellKnown map[protoreflect.FullName]func(d *decoder, n node, m protoreflect.Message) bool
 
 func init() {
-	wrapper := func(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
-		if n.Kind == yaml.MappingNode {
+	wrapper := func(d *decoder, n node, m protoreflect.Message) bool {
+		if n.kind() == mappingNode {
 			return false
 		}
 		fd := m.Descriptor().Fields().ByName("value")
@@ -28,7 +27,7 @@ func init() {
 		}
 		return true
 	}
-	wellKnown = map[protoreflect.FullName]func(*decoder, *yaml.Node, protoreflect.Message) bool{
+	wellKnown = map[protoreflect.FullName]func(*decoder, node, protoreflect.Message) bool{
 		"google.protobuf.Any":         decodeAny,
 		"google.protobuf.Duration":    decodeDuration,
 		"google.protobuf.Timestamp":   decodeTimestamp,
@@ -44,14 +43,14 @@ func init() {
 	}
 }
 
-func decodeDuration(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
-	if n.Kind == yaml.MappingNode {
+func decodeDuration(d *decoder, n node, m protoreflect.Message) bool {
+	if n.kind() == mappingNode {
 		return false // {seconds: 5, nanos: 0}, seen in v2-era configs
 	}
-	s := n.Value
+	s := n.value()
 	var dur time.Duration
 	var err error
-	if strings.HasSuffix(s, "s") && n.ShortTag() == "!!str" {
+	if strings.HasSuffix(s, "s") && n.shortTag() == "!!str" {
 		var f float64
 		f, err = strconv.ParseFloat(strings.TrimSuffix(s, "s"), 64)
 		if err == nil && (math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 315576000000) {
@@ -77,11 +76,11 @@ func decodeDuration(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 	return true
 }
 
-func decodeTimestamp(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
-	if n.Kind == yaml.MappingNode {
+func decodeTimestamp(d *decoder, n node, m protoreflect.Message) bool {
+	if n.kind() == mappingNode {
 		return false
 	}
-	t, err := time.Parse(time.RFC3339Nano, n.Value)
+	t, err := time.Parse(time.RFC3339Nano, n.value())
 	if err != nil {
 		d.errorf(n, CodeType, "expected an RFC 3339 timestamp, found "+d.value(n))
 		return true
@@ -92,12 +91,12 @@ func decodeTimestamp(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 	return true
 }
 
-func decodeFieldMask(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
-	if n.Kind != yaml.ScalarNode {
+func decodeFieldMask(d *decoder, n node, m protoreflect.Message) bool {
+	if n.kind() != scalarNode {
 		return false
 	}
 	list := m.Mutable(m.Descriptor().Fields().ByName("paths")).List()
-	for _, p := range strings.Split(n.Value, ",") {
+	for _, p := range strings.Split(n.value(), ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			list.Append(protoreflect.ValueOfString(p))
 		}
@@ -106,42 +105,43 @@ func decodeFieldMask(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 }
 
 // plainValue converts any node to a structpb value.
-func (d *decoder) plainValue(n *yaml.Node) *structpb.Value {
+func (d *decoder) plainValue(n node) *structpb.Value {
 	n = resolve(n)
-	switch n.Kind {
-	case yaml.MappingNode:
+	switch n.kind() {
+	case mappingNode:
 		s := &structpb.Struct{Fields: map[string]*structpb.Value{}}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			s.Fields[n.Content[i].Value] = d.plainValue(n.Content[i+1])
+		for i := 0; i+1 < n.len(); i += 2 {
+			s.Fields[n.child(i).value()] = d.plainValue(n.child(i + 1))
 		}
 		d.src.record(s, d.file, n)
 		return structpb.NewStructValue(s)
-	case yaml.SequenceNode:
+	case sequenceNode:
 		l := &structpb.ListValue{}
-		for _, c := range n.Content {
+		for ci := range n.len() {
+			c := n.child(ci)
 			l.Values = append(l.Values, d.plainValue(c))
 		}
 		return structpb.NewListValue(l)
 	}
-	switch n.ShortTag() {
+	switch n.shortTag() {
 	case "!!null":
 		return structpb.NewNullValue()
 	case "!!bool":
-		b, _ := strconv.ParseBool(strings.ToLower(n.Value))
+		b, _ := strconv.ParseBool(strings.ToLower(n.value()))
 		return structpb.NewBoolValue(b)
 	case "!!int", "!!float":
-		if f, err := parseFloat(n.Value); err == nil {
+		if f, err := parseFloat(n.value()); err == nil {
 			return structpb.NewNumberValue(f)
 		}
-		if i, err := strconv.ParseInt(n.Value, 0, 64); err == nil {
+		if i, err := strconv.ParseInt(n.value(), 0, 64); err == nil {
 			return structpb.NewNumberValue(float64(i))
 		}
 	}
-	return structpb.NewStringValue(n.Value)
+	return structpb.NewStringValue(n.value())
 }
 
-func decodeStruct(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
-	if n.Kind != yaml.MappingNode {
+func decodeStruct(d *decoder, n node, m protoreflect.Message) bool {
+	if n.kind() != mappingNode {
 		d.errorf(n, CodeType, "expected a mapping, found "+kindName(n))
 		return true
 	}
@@ -149,13 +149,13 @@ func decodeStruct(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 	return true
 }
 
-func decodeValue(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
+func decodeValue(d *decoder, n node, m protoreflect.Message) bool {
 	proto.Merge(m.Interface(), d.plainValue(n))
 	return true
 }
 
-func decodeList(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
-	if n.Kind != yaml.SequenceNode {
+func decodeList(d *decoder, n node, m protoreflect.Message) bool {
+	if n.kind() != sequenceNode {
 		d.errorf(n, CodeType, "expected a list, found "+kindName(n))
 		return true
 	}
@@ -167,8 +167,8 @@ func decodeList(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 // the linked go-control-plane packages. The decoded payload is kept (with its
 // positions) in Sources, so later stages need not unmarshal it again. An
 // unknown type is a warning: the payload is kept opaque and not checked.
-func decodeAny(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
-	if n.Kind != yaml.MappingNode {
+func decodeAny(d *decoder, n node, m protoreflect.Message) bool {
+	if n.kind() != mappingNode {
 		d.errorf(n, CodeType, "expected a mapping with \"@type\", found "+kindName(n))
 		return true
 	}
@@ -183,10 +183,10 @@ func decodeAny(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 	var legacy, url string
 	untyped := false
 	switch {
-	case tn != nil:
-		url = tn.Value
+	case tn.ok():
+		url = tn.value()
 		mt, legacy = resolveType(url)
-	case len(n.Content) == 0:
+	case n.len() == 0:
 		// typed_config: {} is an empty config; Envoy picks the factory by name.
 		return true
 	case d.anyField != "" && v2Untyped[d.anyField] != "":
@@ -221,15 +221,13 @@ func decodeAny(d *decoder, n *yaml.Node, m protoreflect.Message) bool {
 	sub := *d
 	sub.probs = nil
 	sub.lenient = d.lenient || legacy != ""
-	body := &yaml.Node{Kind: yaml.MappingNode, Line: n.Line, Column: n.Column}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i] != tk {
-			body.Content = append(body.Content, n.Content[i], n.Content[i+1])
-		}
+	body := n
+	if tk.ok() {
+		body = n.without(tk)
 	}
 	if wellKnown[payload.Descriptor().FullName()] != nil {
 		// Well-known types keep their JSON form under "value".
-		if v, _ := mapGet(n, "value"); v != nil {
+		if v, _ := mapGet(n, "value"); v.ok() {
 			body = v
 		}
 	}

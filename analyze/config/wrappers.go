@@ -2,8 +2,6 @@ package config
 
 import (
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // Wrappers that control planes and Kubernetes put around xDS resources.
@@ -35,19 +33,19 @@ var resourceMapSkipped = map[string]bool{"secrets": true, "statuses": true}
 // holding a list, and no "name" or "cluster_name" (a cluster has a name, a
 // ClusterLoadAssignment with no endpoints an empty "endpoints" list beside
 // its cluster_name; a map has neither).
-func isResourceMap(n *yaml.Node) bool {
-	if n.Kind != yaml.MappingNode {
+func isResourceMap(n node) bool {
+	if n.kind() != mappingNode {
 		return false
 	}
-	if v, _ := mapGet(n, "name", "cluster_name", "clusterName"); v != nil {
+	if v, _ := mapGet(n, "name", "cluster_name", "clusterName"); v.ok() {
 		return false
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		key, v := strings.ToLower(n.Content[i].Value), resolve(n.Content[i+1])
-		if _, ok := resourceMapKinds[key]; !ok || v.Kind != yaml.SequenceNode {
+	for i := 0; i+1 < n.len(); i += 2 {
+		key, v := strings.ToLower(n.child(i).value()), resolve(n.child(i+1))
+		if _, ok := resourceMapKinds[key]; !ok || v.kind() != sequenceNode {
 			continue
 		}
-		if key == "endpoints" && len(v.Content) > 0 && isLocalityGroup(v.Content[0]) {
+		if key == "endpoints" && v.len() > 0 && isLocalityGroup(v.child(0)) {
 			continue // a ClusterLoadAssignment's own endpoints (its cluster_name missing)
 		}
 		return true
@@ -56,36 +54,37 @@ func isResourceMap(n *yaml.Node) bool {
 }
 
 // isLocalityGroup reports a LocalityLbEndpoints mapping.
-func isLocalityGroup(n *yaml.Node) bool {
+func isLocalityGroup(n node) bool {
 	v, _ := mapGet(n, "lb_endpoints", "lbEndpoints", "locality", "priority", "load_balancing_weight", "loadBalancingWeight", "leds_cluster_locality_config", "ledsClusterLocalityConfig")
-	return v != nil
+	return v.ok()
 }
 
 // readResourceMap reads every key of a resource-kind map; a key it does not
 // know is one error naming what was expected, never a silent skip.
-func readResourceMap(l *loader, file string, n *yaml.Node) {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], resolve(n.Content[i+1])
-		key := strings.ToLower(k.Value)
+func readResourceMap(l *loader, file string, n node) {
+	for i := 0; i+1 < n.len(); i += 2 {
+		k, v := n.child(i), resolve(n.child(i+1))
+		key := strings.ToLower(k.value())
 		if resourceMapSkipped[key] {
 			continue
 		}
 		kind, ok := resourceMapKinds[key]
 		if !ok {
 			l.problem(Problem{Pos: nodePos(file, k), Code: CodeUnknownKind,
-				Msg: "\"" + k.Value + "\" is not a resource kind lbctl reads in a map of resources; expected clusters, endpoints, listeners or routes (any case)"})
+				Msg: "\"" + k.value() + "\" is not a resource kind lbctl reads in a map of resources; expected clusters, endpoints, listeners or routes (any case)"})
 			continue
 		}
 		if isNull(v) {
 			continue
 		}
-		if v.Kind != yaml.SequenceNode {
-			l.problem(Problem{Pos: nodePos(file, v), Code: CodeType, Msg: "expected a list under \"" + k.Value + "\", found " + kindName(v)})
+		if v.kind() != sequenceNode {
+			l.problem(Problem{Pos: nodePos(file, v), Code: CodeType, Msg: "expected a list under \"" + k.value() + "\", found " + kindName(v)})
 			continue
 		}
-		for _, item := range v.Content {
+		for ci := range v.len() {
+			item := v.child(ci)
 			item = resolve(item)
-			if t, _ := mapGet(item, "@type"); t != nil {
+			if t, _ := mapGet(item, "@type"); t.ok() {
 				l.document(file, item, "typed")
 				continue
 			}
@@ -95,41 +94,43 @@ func readResourceMap(l *loader, file string, n *yaml.Node) {
 }
 
 // isKubernetes reports a Kubernetes object: apiVersion and kind.
-func isKubernetes(n *yaml.Node) bool {
+func isKubernetes(n node) bool {
 	a, _ := mapGet(n, "apiVersion")
 	k, _ := mapGet(n, "kind")
-	return a != nil && k != nil && a.Kind == yaml.ScalarNode && k.Kind == yaml.ScalarNode
+	return a.ok() && k.ok() && a.kind() == scalarNode && k.kind() == scalarNode
 }
 
 // readKubernetes reads a Cilium(Clusterwide)EnvoyConfig (spec.resources: typed
 // xDS resources) or a List of objects (items:, each read on its own).
 // Any other Kubernetes kind is one error saying what lbctl reads.
-func readKubernetes(l *loader, file string, n *yaml.Node) {
+func readKubernetes(l *loader, file string, n node) {
 	kindNode, _ := mapGet(n, "kind")
 	api, _ := mapGet(n, "apiVersion")
-	switch kind := kindNode.Value; {
+	switch kind := kindNode.value(); {
 	case strings.HasSuffix(kind, "List"):
 		items, _ := mapGet(n, "items")
-		if items == nil || isNull(items) {
+		if !items.ok() || isNull(items) {
 			return
 		}
-		if items.Kind != yaml.SequenceNode {
+		if items.kind() != sequenceNode {
 			l.problem(Problem{Pos: nodePos(file, items), Code: CodeType, Msg: "expected a list under \"items\", found " + kindName(items)})
 			return
 		}
-		for _, item := range items.Content {
+		for ci := range items.len() {
+			item := items.child(ci)
 			l.document(file, item, "")
 		}
-	case (kind == "CiliumEnvoyConfig" || kind == "CiliumClusterwideEnvoyConfig") && strings.HasPrefix(api.Value, "cilium.io/"):
+	case (kind == "CiliumEnvoyConfig" || kind == "CiliumClusterwideEnvoyConfig") && strings.HasPrefix(api.value(), "cilium.io/"):
 		spec, _ := mapGet(n, "spec")
 		res, _ := mapGet(spec, "resources")
-		if res == nil || res.Kind != yaml.SequenceNode {
+		if !res.ok() || res.kind() != sequenceNode {
 			l.problem(Problem{Pos: nodePos(file, kindNode), Code: CodeUnknownKind, Msg: kind + " has no spec.resources list of xDS resources"})
 			return
 		}
-		for _, item := range res.Content {
+		for ci := range res.len() {
+			item := res.child(ci)
 			item = resolve(item)
-			if t, _ := mapGet(item, "@type"); t == nil {
+			if t, _ := mapGet(item, "@type"); !t.ok() {
 				l.problem(Problem{Pos: nodePos(file, item), Code: CodeUnknownKind, Msg: kind + " spec.resources item has no \"@type\"; expected a typed xDS resource (Cluster, ClusterLoadAssignment, Listener, RouteConfiguration)"})
 				continue
 			}
@@ -137,6 +138,6 @@ func readKubernetes(l *loader, file string, n *yaml.Node) {
 		}
 	default:
 		l.problem(Problem{Pos: nodePos(file, kindNode), Code: CodeUnknownKind,
-			Msg: "Kubernetes " + api.Value + " " + kind + " is not Envoy config lbctl reads; expected a CiliumEnvoyConfig, a CiliumClusterwideEnvoyConfig, or a List of them"})
+			Msg: "Kubernetes " + api.value() + " " + kind + " is not Envoy config lbctl reads; expected a CiliumEnvoyConfig, a CiliumClusterwideEnvoyConfig, or a List of them"})
 	}
 }

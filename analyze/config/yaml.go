@@ -17,20 +17,20 @@ import (
 // string), and JSON is valid YAML 1.2, so one parser serves both; plain
 // JSON takes a faster scanner that builds the same nodes (jsonfast.go);
 // where yaml-cpp (Envoy's parser) accepts more, yamlcpp.go bridges the gap.
-func parseDocuments(file string, data []byte) ([]*yaml.Node, Problems) {
+func parseDocuments(file string, data []byte) ([]node, Problems) {
 	if p := checkEncoding(file, data); p != nil {
 		return nil, Problems{*p}
 	}
 	if p := checkJSONCommas(file, data); p != nil {
 		return nil, Problems{*p}
 	}
-	if root, ok := parseJSONNodes(data); ok {
+	if root, ok := parseJSONNodes(string(data)); ok {
 		if p := checkExpansion(file, root); p != nil {
 			return nil, Problems{*p}
 		}
 		var probs Problems
 		checkDuplicateKeys(file, root, &probs)
-		return []*yaml.Node{root}, probs
+		return []node{root}, probs
 	}
 	docs, probs := parseStream(file, data)
 	if len(probs) > 0 {
@@ -41,10 +41,11 @@ func parseDocuments(file string, data []byte) ([]*yaml.Node, Problems) {
 	return withoutTemplates(file, data, docs, probs)
 }
 
-func parseStream(file string, data []byte) ([]*yaml.Node, Problems) {
+func parseStream(file string, data []byte) ([]node, Problems) {
 	var probs Problems
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var docs []*yaml.Node
+	var docs []node
+	t := &tree{}
 	for {
 		var n yaml.Node
 		err := dec.Decode(&n)
@@ -56,12 +57,13 @@ func parseStream(file string, data []byte) ([]*yaml.Node, Problems) {
 			break
 		}
 		if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-			if p := checkExpansion(file, n.Content[0]); p != nil {
+			root := t.fromYAML(n.Content[0])
+			if p := checkExpansion(file, root); p != nil {
 				probs = append(probs, *p)
 				continue
 			}
-			checkDuplicateKeys(file, n.Content[0], &probs)
-			docs = append(docs, n.Content[0])
+			checkDuplicateKeys(file, root, &probs)
+			docs = append(docs, root)
 		}
 	}
 	return docs, probs
@@ -146,69 +148,70 @@ func syntaxColumn(line, msg string) int {
 
 // checkDuplicateKeys reports a key repeated in one mapping. yaml.v3's Node
 // API accepts duplicates silently, and Envoy's own loader rejects them.
-func checkDuplicateKeys(file string, n *yaml.Node, probs *Problems) {
-	switch n.Kind {
-	case yaml.MappingNode:
-		seen := map[string]*yaml.Node{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if first, ok := seen[k.Value]; ok && k.Kind == yaml.ScalarNode {
+func checkDuplicateKeys(file string, n node, probs *Problems) {
+	switch n.kind() {
+	case mappingNode:
+		var seen map[string]node // only for large mappings
+		if n.len() > 2*smallMapping {
+			seen = map[string]node{}
+		}
+		for i := 0; i+1 < n.len(); i += 2 {
+			k := n.child(i)
+			var first node
+			ok := false
+			if seen != nil {
+				first, ok = seen[k.value()]
+			} else {
+				first, ok = earlierKey(n, i)
+			}
+			if ok && k.kind() == scalarNode {
 				*probs = append(*probs, Problem{
 					Pos:  nodePos(file, k),
 					Code: CodeDuplicateKey,
-					Msg:  "duplicate key \"" + k.Value + "\" (first at line " + strconv.Itoa(first.Line) + ")",
+					Msg:  "duplicate key \"" + k.value() + "\" (first at line " + strconv.Itoa(first.line()) + ")",
 				})
-			} else {
-				seen[k.Value] = k
+			} else if seen != nil {
+				seen[k.value()] = k
 			}
-			checkDuplicateKeys(file, n.Content[i+1], probs)
+			checkDuplicateKeys(file, n.child(i+1), probs)
 		}
-	case yaml.SequenceNode:
-		for _, c := range n.Content {
+	case sequenceNode:
+		for ci := range n.len() {
+			c := n.child(ci)
 			checkDuplicateKeys(file, c, probs)
 		}
-	case yaml.AliasNode:
+	case aliasNode:
 		// Anchored content is checked where it is defined.
 	}
 }
 
-func nodePos(file string, n *yaml.Node) Pos {
-	return Pos{File: file, Line: n.Line, Col: n.Column}
-}
+// smallMapping: up to this many pairs, keys are compared pairwise rather
+// than through a map (most mappings; a map each was most of the loader's
+// garbage).
+const smallMapping = 8
 
-// resolve follows an alias to the anchored node.
-func resolve(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	return n
-}
-
-// mapGet returns the value and key nodes of key in a mapping, trying each
-// name in turn (snake_case and camelCase spellings).
-func mapGet(n *yaml.Node, names ...string) (val, key *yaml.Node) {
-	n = resolve(n)
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil, nil
-	}
-	for _, name := range names {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == name {
-				return resolve(n.Content[i+1]), n.Content[i]
-			}
+// earlierKey is the key before key i of mapping n that a map of keys would
+// hold for its value: the first one, or a later non-scalar one (which
+// replaced it, as it was not reported).
+func earlierKey(n node, i int) (node, bool) {
+	v := n.child(i).value()
+	var first node
+	for j := 0; j < i; j += 2 {
+		if k := n.child(j); k.value() == v && (!first.ok() || k.kind() != scalarNode) {
+			first = k
 		}
 	}
-	return nil, nil
+	return first, first.ok()
 }
 
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
+func kindName(n node) string {
+	switch n.kind() {
+	case mappingNode:
 		return "a mapping"
-	case yaml.SequenceNode:
+	case sequenceNode:
 		return "a list"
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
+	case scalarNode:
+		switch n.shortTag() {
 		case "!!str":
 			return "a string"
 		case "!!int":

@@ -3,8 +3,6 @@ package config
 import (
 	"bytes"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // Envoy reads YAML with yaml-cpp (ValueUtil::loadFromYaml, then
@@ -40,11 +38,11 @@ func untabComments(data []byte) ([]byte, bool) {
 // does (src/convert.cpp): y/n, yes/no, true/false, on/off, each in
 // lowercase, UPPERCASE or Capitalised form. Envoy's parseYamlNode tries it
 // on every unquoted scalar; a quoted one (tag "!") stays a string.
-func yamlCppBool(n *yaml.Node) (value, ok bool) {
-	if n.Kind != yaml.ScalarNode || n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+func yamlCppBool(n node) (value, ok bool) {
+	if n.kind() != scalarNode || n.style()&(styleDoubleQuoted|styleSingleQuoted|styleLiteral|styleFolded) != 0 {
 		return false, false
 	}
-	s := n.Value
+	s := n.value()
 	if s == "" || !flexibleCase(s) {
 		return false, false
 	}
@@ -73,8 +71,8 @@ func flexibleCase(s string) bool {
 // mapping: `port_value: {{.Port}}`. Envoy cannot load such a file, and
 // every value read from one would be wrong, so the document is reported
 // once per placeholder and not read further.
-func templatePlaceholders(file string, n *yaml.Node, lines []string, probs *Problems) {
-	if n == nil {
+func templatePlaceholders(file string, n node, lines []string, probs *Problems) {
+	if !n.ok() {
 		return
 	}
 	if isPlaceholder(n) {
@@ -82,25 +80,26 @@ func templatePlaceholders(file string, n *yaml.Node, lines []string, probs *Prob
 			Msg: "unrendered template placeholder " + placeholderText(n, lines) + ": render the template before checking it (the rest of this document is not read)"})
 		return
 	}
-	for _, c := range n.Content {
+	for ci := range n.len() {
+		c := n.child(ci)
 		templatePlaceholders(file, c, lines, probs)
 	}
 }
 
-func isPlaceholder(n *yaml.Node) bool {
-	if n.Kind != yaml.MappingNode || n.Style&yaml.FlowStyle == 0 || len(n.Content) != 2 {
+func isPlaceholder(n node) bool {
+	if n.kind() != mappingNode || n.style()&styleFlow == 0 || n.len() != 2 {
 		return false
 	}
-	k, v := n.Content[0], n.Content[1]
-	return k.Kind == yaml.MappingNode && k.Style&yaml.FlowStyle != 0 && isNull(v) && v.Value == ""
+	k, v := n.child(0), n.child(1)
+	return k.kind() == mappingNode && k.style()&styleFlow != 0 && isNull(v) && v.value() == ""
 }
 
 // placeholderText is the placeholder as written, when it is short and
 // printable; otherwise a generic spelling.
-func placeholderText(n *yaml.Node, lines []string) string {
-	if n.Line >= 1 && n.Line <= len(lines) {
-		line := lines[n.Line-1]
-		if start := n.Column - 1; start >= 0 && start < len(line) {
+func placeholderText(n node, lines []string) string {
+	if n.line() >= 1 && n.line() <= len(lines) {
+		line := lines[n.line()-1]
+		if start := n.col() - 1; start >= 0 && start < len(line) {
 			if end := strings.Index(line[start:], "}}"); strings.HasPrefix(line[start:], "{{") && end > 0 && end < 80 {
 				text := line[start : start+end+2]
 				if strings.IndexFunc(text, func(r rune) bool { return r < 0x20 || r == 0x7f }) < 0 {
@@ -114,7 +113,7 @@ func placeholderText(n *yaml.Node, lines []string) string {
 
 // withoutTemplates drops the documents that hold template placeholders,
 // each placeholder reported once.
-func withoutTemplates(file string, data []byte, docs []*yaml.Node, probs Problems) ([]*yaml.Node, Problems) {
+func withoutTemplates(file string, data []byte, docs []node, probs Problems) ([]node, Problems) {
 	if !bytes.Contains(data, []byte("{{")) {
 		return docs, probs
 	}

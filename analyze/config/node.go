@@ -1,0 +1,274 @@
+package config
+
+import (
+	"go.yaml.in/yaml/v3"
+)
+
+// The loader's own document tree: one flat slice of small entries per
+// file, kept alive by Sources for positions. yaml.v3's Node (~150 bytes
+// plus a Content slice each) made a 100k-host cluster ~200 MB of tree;
+// an entry is 20 bytes plus 4 in its parent's child list, and scalar
+// values of JSON input stay substrings of the input.
+
+// nodeKind is what a node is, as yaml.v3's Kind (documents are unwrapped).
+type nodeKind uint8
+
+const (
+	noNode nodeKind = iota
+	scalarNode
+	mappingNode
+	sequenceNode
+	aliasNode
+)
+
+// Styles, the bits of yaml.v3's Style.
+const (
+	styleTagged       = uint8(yaml.TaggedStyle)
+	styleDoubleQuoted = uint8(yaml.DoubleQuotedStyle)
+	styleSingleQuoted = uint8(yaml.SingleQuotedStyle)
+	styleLiteral      = uint8(yaml.LiteralStyle)
+	styleFolded       = uint8(yaml.FoldedStyle)
+	styleFlow         = uint8(yaml.FlowStyle)
+)
+
+// Tags as yaml.v3's Node.ShortTag resolves them; tagCustom looks the tag
+// up in tree.custom.
+const (
+	tagNone uint8 = iota
+	tagStr
+	tagInt
+	tagFloat
+	tagBool
+	tagNull
+	tagBinary
+	tagTimestamp
+	tagMap
+	tagSeq
+	tagMerge
+	tagCustom
+)
+
+var tagNames = [...]string{"", "!!str", "!!int", "!!float", "!!bool", "!!null", "!!binary", "!!timestamp", "!!map", "!!seq", "!!merge"}
+
+func tagCode(short string) uint8 {
+	for i, s := range tagNames {
+		if s == short {
+			return uint8(i)
+		}
+	}
+	return tagCustom
+}
+
+// Entry flags.
+const (
+	flagStrs   = 1 << iota // a scalar's value is tree.strs[a], not src[a:a+b]
+	flagAnchor             // the node carries an anchor
+)
+
+// entry is one node. a and b: a scalar's value (offset and length in src,
+// or an index in strs); a container's children (first index in kids and
+// count); an alias's target.
+type entry struct {
+	a, b                    uint32
+	line, col               int32
+	kind, tag, style, flags uint8
+}
+
+// tree holds the nodes of one input file.
+type tree struct {
+	src    string
+	nodes  []entry
+	kids   []int32
+	strs   []string
+	custom map[int32]string // tags other than the standard ones, by node
+}
+
+// node is a handle on one entry; the zero node is "no node". skip, when
+// not 0, hides the mapping pair whose key is child skip-1 (an Any's
+// "@type" beside its payload's fields).
+type node struct {
+	t    *tree
+	i    int32
+	skip int32
+}
+
+func (n node) ok() bool { return n.t != nil }
+
+func (n node) e() *entry { return &n.t.nodes[n.i] }
+
+func (n node) kind() nodeKind {
+	if n.t == nil {
+		return noNode
+	}
+	return nodeKind(n.t.nodes[n.i].kind)
+}
+
+// shortTag is the tag yaml.v3's ShortTag gives the node.
+func (n node) shortTag() string {
+	e := n.e()
+	if e.tag == tagCustom {
+		return n.t.custom[n.i]
+	}
+	return tagNames[e.tag]
+}
+
+func (n node) tagIs(code uint8) bool { return n.e().tag == code }
+
+func (n node) style() uint8 { return n.e().style }
+
+func (n node) anchored() bool { return n.e().flags&flagAnchor != 0 }
+
+// value is a scalar's value ("" for others).
+func (n node) value() string {
+	e := n.e()
+	if e.kind != uint8(scalarNode) {
+		return ""
+	}
+	if e.flags&flagStrs != 0 {
+		return n.t.strs[e.a]
+	}
+	return n.t.src[e.a : e.a+e.b]
+}
+
+func (n node) line() int { return int(n.e().line) }
+func (n node) col() int  { return int(n.e().col) }
+
+// len is the number of children (keys and values of a mapping).
+func (n node) len() int {
+	if n.t == nil {
+		return 0
+	}
+	e := n.e()
+	if e.kind != uint8(mappingNode) && e.kind != uint8(sequenceNode) {
+		return 0
+	}
+	if n.skip != 0 {
+		return int(e.b) - 2
+	}
+	return int(e.b)
+}
+
+// child is child i (0 ≤ i < len).
+func (n node) child(i int) node {
+	if n.skip != 0 && i >= int(n.skip)-1 {
+		i += 2
+	}
+	return node{t: n.t, i: n.t.kids[int(n.t.nodes[n.i].a)+i]}
+}
+
+// target is the node an alias names.
+func (n node) target() node {
+	return node{t: n.t, i: int32(n.e().a)}
+}
+
+// without hides the pair whose key is k (a child of the mapping n).
+func (n node) without(k node) node {
+	for i := 0; i+1 < n.len(); i += 2 {
+		if n.child(i) == k {
+			return node{t: n.t, i: n.i, skip: int32(i) + 1}
+		}
+	}
+	return n
+}
+
+// resolve follows an alias to the anchored node.
+func resolve(n node) node {
+	for i := 0; n.kind() == aliasNode && i < 1000; i++ {
+		n = n.target()
+	}
+	return n
+}
+
+// mapGet returns the value and key nodes of key in a mapping, trying each
+// name in turn (snake_case and camelCase spellings).
+func mapGet(n node, names ...string) (val, key node) {
+	n = resolve(n)
+	if n.kind() != mappingNode {
+		return node{}, node{}
+	}
+	for _, name := range names {
+		for i := 0; i+1 < n.len(); i += 2 {
+			if k := n.child(i); k.value() == name {
+				return resolve(n.child(i + 1)), k
+			}
+		}
+	}
+	return node{}, node{}
+}
+
+func nodePos(file string, n node) Pos {
+	if !n.ok() {
+		return Pos{File: file}
+	}
+	return Pos{File: file, Line: n.line(), Col: n.col()}
+}
+
+// add appends an entry and returns its index.
+func (t *tree) add(e entry) int32 {
+	t.nodes = append(t.nodes, e)
+	return int32(len(t.nodes) - 1)
+}
+
+// fromYAML converts a yaml.v3 document into t and returns its root, so that
+// the yaml.Node tree can go.
+func (t *tree) fromYAML(root *yaml.Node) node {
+	anchors := map[*yaml.Node]int32{}
+	var stack []int32 // children of the open containers
+	var conv func(n *yaml.Node) int32
+	conv = func(n *yaml.Node) int32 {
+		e := entry{line: int32(n.Line), col: int32(n.Column), style: uint8(n.Style)}
+		if n.Anchor != "" {
+			e.flags |= flagAnchor
+		}
+		short := n.ShortTag()
+		e.tag = tagCode(short)
+		switch n.Kind {
+		case yaml.ScalarNode:
+			e.kind = uint8(scalarNode)
+			e.flags |= flagStrs
+			e.a = uint32(len(t.strs))
+			t.strs = append(t.strs, n.Value)
+		case yaml.MappingNode:
+			e.kind = uint8(mappingNode)
+		case yaml.SequenceNode:
+			e.kind = uint8(sequenceNode)
+		case yaml.AliasNode:
+			e.kind = uint8(aliasNode)
+		}
+		i := t.add(e)
+		if e.tag == tagCustom {
+			if t.custom == nil {
+				t.custom = map[int32]string{}
+			}
+			t.custom[i] = short
+		}
+		if n.Anchor != "" {
+			anchors[n] = i
+		}
+		switch n.Kind {
+		case yaml.AliasNode:
+			target, ok := anchors[n.Alias]
+			if !ok { // yaml.v3 always sets Alias to an earlier anchor
+				target = t.add(entry{kind: uint8(scalarNode), tag: tagNull, flags: flagStrs, a: t.str(""), line: e.line, col: e.col})
+			}
+			t.nodes[i].a = uint32(target)
+		case yaml.MappingNode, yaml.SequenceNode:
+			base := len(stack)
+			for _, c := range n.Content {
+				c := conv(c)
+				stack = append(stack, c)
+			}
+			t.nodes[i].a = uint32(len(t.kids))
+			t.nodes[i].b = uint32(len(stack) - base)
+			t.kids = append(t.kids, stack[base:]...)
+			stack = stack[:base]
+		}
+		return i
+	}
+	return node{t: t, i: conv(root)}
+}
+
+func (t *tree) str(s string) uint32 {
+	t.strs = append(t.strs, s)
+	return uint32(len(t.strs) - 1)
+}

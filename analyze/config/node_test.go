@@ -1,0 +1,73 @@
+package config
+
+import (
+	"testing"
+	"unsafe"
+)
+
+func TestEntrySize(t *testing.T) {
+	// The point of the tree: a node costs its entry plus its place in its
+	// parent's child list.
+	if got := unsafe.Sizeof(entry{}) + unsafe.Sizeof(int32(0)); got > 32 {
+		t.Errorf("a node costs %d bytes, want at most 32", got)
+	}
+}
+
+func TestTreeFromYAML(t *testing.T) {
+	src := `a: &x {k: v}
+b: *x
+c: !custom 5
+d: !!str 5
+e: [1, 2.5, true, null, ~, "q", 'q', 2001-12-14, !!binary aGk=]
+<<: {m: 1}
+f: |
+  lit
+`
+	docs, probs := parseDocuments("t.yaml", []byte(src))
+	if len(probs) != 0 || len(docs) != 1 {
+		t.Fatalf("parse: %v %d", probs, len(docs))
+	}
+	root := docs[0]
+	a, _ := mapGet(root, "a")
+	b, bk := mapGet(root, "b")
+	if !a.anchored() || a != b || bk.line() != 2 || bk.col() != 1 {
+		t.Errorf("alias b does not resolve to anchor a: %s %s", describe(a), describe(b))
+	}
+	if v, _ := mapGet(b, "k"); v.value() != "v" || v.line() != 1 || v.col() != 11 {
+		t.Errorf("a.k = %s", describe(v))
+	}
+	if c, _ := mapGet(root, "c"); c.shortTag() != "!custom" || c.value() != "5" {
+		t.Errorf("c = %s", describe(c))
+	}
+	if d, _ := mapGet(root, "d"); d.shortTag() != "!!str" {
+		t.Errorf("d = %s", describe(d))
+	}
+	e, _ := mapGet(root, "e")
+	want := []string{"!!int", "!!float", "!!bool", "!!null", "!!null", "!!str", "!!str", "!!timestamp", "!!binary"}
+	if e.len() != len(want) {
+		t.Fatalf("e has %d items", e.len())
+	}
+	for i, w := range want {
+		if got := e.child(i).shortTag(); got != w {
+			t.Errorf("e[%d] (%q): tag %s, want %s", i, e.child(i).value(), got, w)
+		}
+	}
+	if e.child(5).style() != styleDoubleQuoted || e.child(6).style() != styleSingleQuoted || e.style() != styleFlow {
+		t.Errorf("styles: %d %d %d", e.child(5).style(), e.child(6).style(), e.style())
+	}
+	if _, mk := mapGet(root, "<<"); mk.shortTag() != "!!merge" {
+		t.Errorf("merge key tag %q", mk.shortTag())
+	}
+	if f, _ := mapGet(root, "f"); f.value() != "lit\n" || f.style() != styleLiteral {
+		t.Errorf("f = %s", describe(f))
+	}
+	// without hides one pair and keeps the others in order.
+	_, ck := mapGet(root, "c")
+	w := root.without(ck)
+	if w.len() != root.len()-2 || w.child(4).value() != "d" || w.child(2).value() != "b" || w.line() != root.line() {
+		t.Errorf("without c: %d children, [2]=%q [4]=%q", w.len(), w.child(2).value(), w.child(4).value())
+	}
+	if v, _ := mapGet(w, "c"); v.ok() {
+		t.Error("without c still finds c")
+	}
+}
