@@ -70,7 +70,7 @@ func (d *decoder) message(n node, m protoreflect.Message) {
 	desc := m.Descriptor()
 	if special := wellKnown[desc.FullName()]; special != nil {
 		if special(d, n, m) {
-			d.src.record(m.Interface(), d.file, n)
+			d.src.record(m.Interface(), n)
 			return
 		}
 	}
@@ -78,7 +78,7 @@ func (d *decoder) message(n node, m protoreflect.Message) {
 		d.errorf(n, CodeType, "expected a mapping for "+string(desc.FullName())+", found "+kindName(n))
 		return
 	}
-	d.src.record(m.Interface(), d.file, n)
+	d.src.record(m.Interface(), n)
 	if !d.secretHeader && headerNamed(desc.FullName(), n) {
 		d.secretHeader = true
 		defer func() { d.secretHeader = false }()
@@ -88,7 +88,10 @@ func (d *decoder) message(n node, m protoreflect.Message) {
 		defer func() { d.lbScope = false }()
 	}
 	fields := desc.Fields()
-	oneofSet := map[protoreflect.FullName]node{}
+	// The oneofs set so far: a few at most, so a slice on the stack rather
+	// than a map per message.
+	var oneofBuf [4]oneofSeen
+	oneofSet := oneofBuf[:0]
 	for i := 0; i+1 < n.len(); i += 2 {
 		k, v := n.child(i), resolve(n.child(i+1))
 		if k.value() == "<<" { // YAML merge key: read the anchored mapping in place
@@ -111,14 +114,30 @@ func (d *decoder) message(n node, m protoreflect.Message) {
 			continue // protojson: null means unset
 		}
 		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
-			if prev, ok := oneofSet[od.FullName()]; ok {
+			if prev, ok := oneofKey(oneofSet, od.FullName()); ok {
 				d.errorf(k, CodeOneof, "\""+k.value()+"\" and \""+prev.value()+"\" are both set, but only one of "+string(od.Name())+" may be")
 				continue
 			}
-			oneofSet[od.FullName()] = k
+			oneofSet = append(oneofSet, oneofSeen{od.FullName(), k})
 		}
 		d.field(k, v, m, fd)
 	}
+}
+
+// oneofSeen is a oneof set in a mapping, and the key that set it.
+type oneofSeen struct {
+	name protoreflect.FullName
+	key  node
+}
+
+// oneofKey is the key that set oneof name, if one did.
+func oneofKey(set []oneofSeen, name protoreflect.FullName) (node, bool) {
+	for _, s := range set {
+		if s.name == name {
+			return s.key, true
+		}
+	}
+	return node{}, false
 }
 
 func isNull(n node) bool { return n.kind() == scalarNode && n.shortTag() == "!!null" }

@@ -240,8 +240,12 @@ func fileKind(m fs.FileMode) string {
 // data parses one file and files each document under its configuration.
 // The file's own problems (syntax) go with its first document.
 func (r *reader) data(file string, data []byte) {
-	r.src.addFile(file, data)
-	docs, probs := parseDocuments(file, data)
+	text := string(data) // one copy, shared by Sources and the tree
+	r.src.addFile(file, text)
+	docs, probs := parseText(file, text)
+	if len(docs) > 0 {
+		r.src.expect(docs[0].t.maps)
+	}
 	var first *group
 	for i, doc := range docs {
 		units, own := r.split(file, doc)

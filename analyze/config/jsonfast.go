@@ -128,6 +128,9 @@ func (s *jsonScanner) delimited() bool {
 
 func (s *jsonScanner) container(depth int, kind nodeKind, tag uint8, end byte, line, col int) int32 {
 	n := s.t.add(entry{kind: uint8(kind), tag: tag, style: styleFlow, line: int32(line), col: int32(col)})
+	if kind == mappingNode {
+		s.t.maps++
+	}
 	s.pos++ // the opening bracket
 	base := len(s.stack)
 	s.space()

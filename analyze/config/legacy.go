@@ -67,7 +67,7 @@ func v2Listeners(state listenerState) func(d *decoder, k, v node, m protoreflect
 			st := &adminv3.ListenersConfigDump_DynamicListenerState{}
 			d.message(resolve(item), st.ProtoReflect())
 			dl := &adminv3.ListenersConfigDump_DynamicListener{}
-			d.src.record(dl, d.file, item)
+			d.src.record(dl, item)
 			switch state {
 			case active:
 				dl.ActiveState = st
@@ -92,16 +92,16 @@ func (d *decoder) v2Hosts(k, v node, m protoreflect.Message) {
 	c := m.Interface().(*clusterv3.Cluster)
 	if c.LoadAssignment == nil {
 		c.LoadAssignment = &endpointv3.ClusterLoadAssignment{ClusterName: c.GetName()}
-		d.src.record(c.LoadAssignment, d.file, k)
+		d.src.record(c.LoadAssignment, k)
 	}
 	group := &endpointv3.LocalityLbEndpoints{}
-	d.src.record(group, d.file, v)
+	d.src.record(group, v)
 	for ci := range v.len() {
 		item := v.child(ci)
 		addr := &corev3.Address{}
 		d.message(resolve(item), addr.ProtoReflect())
 		ep := &endpointv3.LbEndpoint{HostIdentifier: &endpointv3.LbEndpoint_Endpoint{Endpoint: &endpointv3.Endpoint{Address: addr}}}
-		d.src.record(ep, d.file, item)
+		d.src.record(ep, item)
 		group.LbEndpoints = append(group.LbEndpoints, ep)
 	}
 	c.LoadAssignment.Endpoints = append(c.LoadAssignment.Endpoints, group)

@@ -178,8 +178,12 @@ func asPathError(err error, pe **fs.PathError) bool {
 
 func (l *loader) data(file string, data []byte) {
 	l.cfg.Files = append(l.cfg.Files, file)
-	l.cfg.Sources.addFile(file, data)
-	docs, probs := parseDocuments(file, data)
+	text := string(data) // one copy, shared by Sources and the tree
+	l.cfg.Sources.addFile(file, text)
+	docs, probs := parseText(file, text)
+	if len(docs) > 0 {
+		l.cfg.Sources.expect(docs[0].t.maps)
+	}
 	l.cfg.Problems = append(l.cfg.Problems, probs...)
 	if len(docs) == 0 && len(probs) == 0 {
 		l.problem(Problem{Pos: Pos{File: file, Line: 1, Col: 1}, Severity: SevWarning, Code: CodeUnknownKind, Msg: "file has no document"})

@@ -76,11 +76,13 @@ type entry struct {
 
 // tree holds the nodes of one input file.
 type tree struct {
+	file   string
 	src    string
 	nodes  []entry
 	kids   []int32
 	strs   []string
 	custom map[int32]string // tags other than the standard ones, by node
+	maps   int              // mapping nodes: about the messages they decode to
 }
 
 // node is a handle on one entry; the zero node is "no node". skip, when
@@ -196,6 +198,9 @@ func mapGet(n node, names ...string) (val, key node) {
 	return node{}, node{}
 }
 
+// pos is where m is written, in n's file (m and n of one tree).
+func (n node) pos(m node) Pos { return nodePos(n.t.file, m) }
+
 func nodePos(file string, n node) Pos {
 	if !n.ok() {
 		return Pos{File: file}
@@ -230,6 +235,7 @@ func (t *tree) fromYAML(root *yaml.Node) node {
 			t.strs = append(t.strs, n.Value)
 		case yaml.MappingNode:
 			e.kind = uint8(mappingNode)
+			t.maps++
 		case yaml.SequenceNode:
 			e.kind = uint8(sequenceNode)
 		case yaml.AliasNode:

@@ -156,18 +156,18 @@ func (s *Sources) secretScalar(file string, n node) {
 	// A value that does not end on its first line (a block scalar, a
 	// folded plain or quoted one) goes on over the lines indented more
 	// than the line it starts on.
-	ls := s.lines[file]
-	if n.line() > len(ls) {
+	count := s.lineCount(file)
+	if n.line() > count {
 		return
 	}
-	first := ls[n.line()-1]
+	first := s.Line(file, n.line())
 	if _, more := scalarEnd(first, byteOffset(first, n.col()-1)); !more {
 		return
 	}
 	// The key's column: past the indentation and any "- " of a list item.
 	indent := len(first) - len(strings.TrimLeft(first, " \t-"))
-	for i := n.line(); i < len(ls); i++ {
-		l := ls[i]
+	for i := n.line(); i < count; i++ {
+		l := s.Line(file, i+1)
 		if t := strings.TrimLeft(l, " \t"); t != "" && len(l)-len(t) <= indent {
 			break
 		}

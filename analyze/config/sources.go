@@ -11,35 +11,52 @@ import (
 // Sources remembers where every decoded message came from, so that any
 // later stage (lint rules, explain notes) can point at the exact line.
 type Sources struct {
-	nodes    map[proto.Message]located
+	nodes    map[proto.Message]node
 	unpacked map[*anypb.Any]proto.Message
-	lines    map[string][]string
+	files    map[string]*fileText
 	secrets  secretSpans
 }
 
-type located struct {
-	file string
-	node node
+// fileText is one input's text; its lines are indexed on first use.
+type fileText struct {
+	text   string
+	starts []int32 // offset of each line's first byte
+	lines  []string
 }
 
 func newSources() *Sources {
 	return &Sources{
-		nodes:    map[proto.Message]located{},
+		nodes:    map[proto.Message]node{},
 		unpacked: map[*anypb.Any]proto.Message{},
-		lines:    map[string][]string{},
+		files:    map[string]*fileText{},
 	}
 }
 
-func (s *Sources) record(m proto.Message, file string, n node) {
+// expect sizes the position map before decoding documents of about n
+// mappings, which become about as many messages (wrapper values and Any
+// payloads add some): growing it was a third of a large input's garbage.
+func (s *Sources) expect(n int) {
+	n += n / 4
+	if n < 1024 || n <= len(s.nodes) {
+		return
+	}
+	m := make(map[proto.Message]node, len(s.nodes)+n)
+	for k, v := range s.nodes {
+		m[k] = v
+	}
+	s.nodes = m
+}
+
+func (s *Sources) record(m proto.Message, n node) {
 	if _, ok := s.nodes[m]; !ok {
-		s.nodes[m] = located{file, n}
+		s.nodes[m] = n
 	}
 }
 
 // Pos is where message m starts; the zero Pos if m was not loaded from a file.
 func (s *Sources) Pos(m proto.Message) Pos {
-	if l, ok := s.nodes[m]; ok {
-		return nodePos(l.file, l.node)
+	if n, ok := s.nodes[m]; ok {
+		return n.pos(n)
 	}
 	return Pos{}
 }
@@ -47,36 +64,39 @@ func (s *Sources) Pos(m proto.Message) Pos {
 // FieldPos is where field (its proto name) of m is written: the key, or m
 // itself when the field is absent.
 func (s *Sources) FieldPos(m proto.Message, field string) Pos {
-	l, ok := s.nodes[m]
+	n, ok := s.nodes[m]
 	if !ok {
 		return Pos{}
 	}
-	if _, k := mapGet(l.node, fieldSpellings(m, field)...); k.ok() {
-		return nodePos(l.file, k)
+	a, b := fieldSpellings(m, field)
+	if _, k := mapGet(n, a, b); k.ok() {
+		return n.pos(k)
 	}
-	return nodePos(l.file, l.node)
+	return n.pos(n)
 }
 
 // ValuePos is where the value of field of m is written, or FieldPos.
 func (s *Sources) ValuePos(m proto.Message, field string) Pos {
-	l, ok := s.nodes[m]
+	n, ok := s.nodes[m]
 	if !ok {
 		return Pos{}
 	}
-	if v, _ := mapGet(l.node, fieldSpellings(m, field)...); v.ok() {
-		return nodePos(l.file, v)
+	a, b := fieldSpellings(m, field)
+	if v, _ := mapGet(n, a, b); v.ok() {
+		return n.pos(v)
 	}
-	return nodePos(l.file, l.node)
+	return n.pos(n)
 }
 
 // ElemPos is where element i of a repeated scalar field of m is written.
 func (s *Sources) ElemPos(m proto.Message, field string, i int) Pos {
-	l, ok := s.nodes[m]
+	n, ok := s.nodes[m]
 	if !ok {
 		return Pos{}
 	}
-	if v, _ := mapGet(l.node, fieldSpellings(m, field)...); v.ok() && v.kind() == sequenceNode && i < v.len() {
-		return nodePos(l.file, v.child(i))
+	a, b := fieldSpellings(m, field)
+	if v, _ := mapGet(n, a, b); v.ok() && v.kind() == sequenceNode && i < v.len() {
+		return n.pos(v.child(i))
 	}
 	return s.FieldPos(m, field)
 }
@@ -90,26 +110,67 @@ func (s *Sources) Unpacked(a *anypb.Any) proto.Message {
 	return s.unpacked[a]
 }
 
-// Line returns line n (from 1) of file, for snippets.
+// Line returns line n (from 1) of file, for snippets: without its "\n"
+// or "\r\n".
 func (s *Sources) Line(file string, n int) string {
-	ls := s.lines[file]
-	if n < 1 || n > len(ls) {
+	f := s.files[file]
+	if f == nil || n < 1 || n > f.count() {
 		return ""
 	}
-	return ls[n-1]
+	start, end := int(f.starts[n-1]), len(f.text)
+	if n < len(f.starts) {
+		end = int(f.starts[n]) - 1 // the '\n'
+		if end > start && f.text[end-1] == '\r' {
+			end--
+		}
+	}
+	return f.text[start:end]
+}
+
+// lineCount is the number of lines of file.
+func (s *Sources) lineCount(file string) int {
+	if f := s.files[file]; f != nil {
+		return f.count()
+	}
+	return 0
 }
 
 // Lines returns every line of file, for scans such as inline suppressions.
-func (s *Sources) Lines(file string) []string { return s.lines[file] }
-
-func (s *Sources) addFile(file string, data []byte) {
-	s.lines[file] = strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+func (s *Sources) Lines(file string) []string {
+	f := s.files[file]
+	if f == nil {
+		return nil
+	}
+	if f.lines == nil {
+		f.lines = make([]string, f.count())
+		for i := range f.lines {
+			f.lines[i] = s.Line(file, i+1)
+		}
+	}
+	return f.lines
 }
 
-func fieldSpellings(m proto.Message, field string) []string {
-	names := []string{field}
-	if fd := m.ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(field)); fd != nil {
-		names = append(names, fd.JSONName())
+func (f *fileText) count() int {
+	if f.starts == nil {
+		f.starts = append(make([]int32, 0, strings.Count(f.text, "\n")+1), 0)
+		for i := 0; i < len(f.text); i++ {
+			if f.text[i] == '\n' {
+				f.starts = append(f.starts, int32(i+1))
+			}
+		}
 	}
-	return names
+	return len(f.starts)
+}
+
+// addFile keeps file's text; lines are split only when asked for.
+func (s *Sources) addFile(file, text string) {
+	s.files[file] = &fileText{text: text}
+}
+
+// fieldSpellings are the proto and JSON names of field of m.
+func fieldSpellings(m proto.Message, field string) (string, string) {
+	if fd := m.ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(field)); fd != nil {
+		return field, fd.JSONName()
+	}
+	return field, field
 }

@@ -113,7 +113,7 @@ func (d *decoder) plainValue(n node) *structpb.Value {
 		for i := 0; i+1 < n.len(); i += 2 {
 			s.Fields[n.child(i).value()] = d.plainValue(n.child(i + 1))
 		}
-		d.src.record(s, d.file, n)
+		d.src.record(s, n)
 		return structpb.NewStructValue(s)
 	case sequenceNode:
 		l := &structpb.ListValue{}
@@ -240,6 +240,6 @@ func decodeAny(d *decoder, n node, m protoreflect.Message) bool {
 	}
 	a.Value = b
 	d.src.unpacked[a] = payload.Interface()
-	d.src.record(payload.Interface(), d.file, n)
+	d.src.record(payload.Interface(), n)
 	return true
 }

@@ -18,19 +18,28 @@ import (
 // JSON takes a faster scanner that builds the same nodes (jsonfast.go);
 // where yaml-cpp (Envoy's parser) accepts more, yamlcpp.go bridges the gap.
 func parseDocuments(file string, data []byte) ([]node, Problems) {
-	if p := checkEncoding(file, data); p != nil {
-		return nil, Problems{*p}
-	}
-	if p := checkJSONCommas(file, data); p != nil {
-		return nil, Problems{*p}
-	}
-	if root, ok := parseJSONNodes(string(data)); ok {
+	return parseText(file, string(data))
+}
+
+// parseText is parseDocuments on the text Sources keeps.
+func parseText(file, text string) ([]node, Problems) {
+	// The fast path takes only printable ASCII JSON without trailing
+	// commas, which the two checks below would pass: it goes first.
+	if root, ok := parseJSONNodes(text); ok {
+		root.t.file = file
 		if p := checkExpansion(file, root); p != nil {
 			return nil, Problems{*p}
 		}
 		var probs Problems
 		checkDuplicateKeys(file, root, &probs)
 		return []node{root}, probs
+	}
+	data := []byte(text)
+	if p := checkEncoding(file, data); p != nil {
+		return nil, Problems{*p}
+	}
+	if p := checkJSONCommas(file, data); p != nil {
+		return nil, Problems{*p}
 	}
 	docs, probs := parseStream(file, data)
 	if len(probs) > 0 {
@@ -45,7 +54,7 @@ func parseStream(file string, data []byte) ([]node, Problems) {
 	var probs Problems
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []node
-	t := &tree{}
+	t := &tree{file: file}
 	for {
 		var n yaml.Node
 		err := dec.Decode(&n)
