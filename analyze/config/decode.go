@@ -88,6 +88,7 @@ func (d *decoder) message(n node, m protoreflect.Message) {
 		defer func() { d.lbScope = false }()
 	}
 	fields := desc.Fields()
+	secrets := secretsOf(desc)
 	// The oneofs set so far: a few at most, so a slice on the stack rather
 	// than a map per message.
 	var oneofBuf [4]oneofSeen
@@ -120,7 +121,7 @@ func (d *decoder) message(n node, m protoreflect.Message) {
 			}
 			oneofSet = append(oneofSet, oneofSeen{od.FullName(), k})
 		}
-		d.field(k, v, m, fd)
+		d.field(k, v, m, fd, secrets[fd.Index()])
 	}
 }
 
@@ -164,8 +165,9 @@ func (d *decoder) unknownField(k node, desc protoreflect.MessageDescriptor) {
 	d.problem(k, sev, CodeUnknownField, msg)
 }
 
-func (d *decoder) field(k, v node, m protoreflect.Message, fd protoreflect.FieldDescriptor) {
-	if d.secret == "" && d.isSecret(k, fd) {
+// field decodes v into field fd of m; secret is secretsOf' verdict on fd.
+func (d *decoder) field(k, v node, m protoreflect.Message, fd protoreflect.FieldDescriptor, secret bool) {
+	if d.secret == "" && d.isSecret(k, secret) {
 		d.secret = string(fd.Name())
 		d.src.secretValues(d.file, v)
 		defer func() { d.secret = "" }()

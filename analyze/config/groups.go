@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // LoadGroups reads inputs as separate configurations, the way they were
@@ -116,7 +117,7 @@ func (r *reader) problem(p Problem) {
 func (r *reader) input(in Input) {
 	if in.Data != nil {
 		if r.admit(in.Path, int64(len(in.Data))) {
-			r.data(in.Path, in.Data)
+			r.data(in.Path, string(in.Data))
 		}
 		return
 	}
@@ -125,7 +126,7 @@ func (r *reader) input(in Input) {
 		if rd == nil {
 			rd = os.Stdin
 		}
-		data, err := io.ReadAll(io.LimitReader(rd, r.lim.maxInput()+1))
+		data, err := readText(io.LimitReader(rd, r.lim.maxInput()+1), 0)
 		if err != nil {
 			r.problem(Problem{Pos: Pos{File: "<stdin>"}, Code: CodeIO, Msg: "cannot read standard input: " + err.Error()})
 			return
@@ -190,7 +191,7 @@ func (r *reader) file(path string) {
 	}
 	defer f.Close()
 	// Bounded even if the file grew since its Stat.
-	data, err := io.ReadAll(io.LimitReader(f, r.lim.maxInput()-r.total+st.Size()+1))
+	data, err := readText(io.LimitReader(f, r.lim.maxInput()-r.total+st.Size()+1), st.Size())
 	if err != nil {
 		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: ioMessage(err)})
 		return
@@ -220,6 +221,16 @@ func (r *reader) admit(file string, size int64) bool {
 	return true
 }
 
+// readText reads all of rd into a string without the doublings of
+// io.ReadAll or a copy from bytes: a large input is held once, by Sources
+// and the tree. size is the expected length.
+func readText(rd io.Reader, size int64) (string, error) {
+	var b strings.Builder
+	b.Grow(int(size) + 1)
+	_, err := io.Copy(&b, rd)
+	return b.String(), err
+}
+
 // fileKind names a mode that is not a regular file.
 func fileKind(m fs.FileMode) string {
 	switch {
@@ -239,8 +250,7 @@ func fileKind(m fs.FileMode) string {
 
 // data parses one file and files each document under its configuration.
 // The file's own problems (syntax) go with its first document.
-func (r *reader) data(file string, data []byte) {
-	text := string(data) // one copy, shared by Sources and the tree
+func (r *reader) data(file, text string) {
 	r.src.addFile(file, text)
 	docs, probs := parseText(file, text)
 	if len(docs) > 0 {

@@ -32,6 +32,8 @@ func parseJSONNodes(src string) (root node, ok bool) {
 	if s.bad || s.pos != len(s.src) {
 		return node{}, false
 	}
+	// JSON has no aliases: only nesting can pass the limits.
+	t.deep = s.maxDepth > MaxDepth
 	return node{t: t, i: i}, true
 }
 
@@ -48,6 +50,7 @@ type jsonScanner struct {
 	line      int
 	lineStart int // offset of the current line's first byte
 	bad       bool
+	maxDepth  int     // of any value so far
 	stack     []int32 // children of the open containers
 	scratch   []byte  // unescaping buffer
 }
@@ -82,6 +85,9 @@ func (s *jsonScanner) value(depth int) int32 {
 	if s.bad || s.pos >= len(s.src) || depth > maxFastDepth {
 		s.bad = true
 		return -1
+	}
+	if depth > s.maxDepth {
+		s.maxDepth = depth
 	}
 	line, col := s.line, s.col()
 	switch c := s.src[s.pos]; {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -63,6 +64,23 @@ func TestNestingDepthRefused(t *testing.T) {
 	// Depth 0 is the document's mapping, {a: is depth 3, so the k-th "["
 	// (column 36+k) is depth 3+k: the 254th is the first past 256.
 	mustFail(t, data, "in.yaml:2:290", "limit on nesting depth")
+}
+
+// The JSON fast path takes nesting up to 1000 levels and checks the limit
+// itself: the same error at the same place as yaml.v3's path.
+func TestJSONNestingDepthRefused(t *testing.T) {
+	prefix := `{"name":"c","metadata":{"filter_metadata":{"x":{"a":`
+	deep := func(n int) string {
+		return prefix + strings.Repeat("[", n) + strings.Repeat("]", n) + "}}}}\n"
+	}
+	if _, ok := parseJSONNodes(deep(300)); !ok {
+		t.Fatal("the fast path does not take the input")
+	}
+	// As in YAML, the k-th "[" is depth 3+k: the 254th is the first past 256.
+	mustFail(t, deep(300), "in.yaml:1:"+strconv.Itoa(len(prefix)+254), "limit on nesting depth")
+	if cfg, err := LoadBytes("in.json", []byte(deep(253)), ""); err != nil || len(cfg.Clusters) != 1 {
+		t.Fatalf("253 levels: %v", err)
+	}
 }
 
 func TestDepthThroughAliasesRefused(t *testing.T) {

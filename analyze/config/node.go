@@ -83,6 +83,7 @@ type tree struct {
 	strs   []string
 	custom map[int32]string // tags other than the standard ones, by node
 	maps   int              // mapping nodes: about the messages they decode to
+	deep   bool             // JSON nested past MaxDepth (checkExpansion's work)
 }
 
 // node is a handle on one entry; the zero node is "no node". skip, when

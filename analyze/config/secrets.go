@@ -35,24 +35,33 @@ func (ps Problems) sanitize() {
 	}
 }
 
-// isSecret reports whether field k (fd) holds a credential: by its name,
-// its message type, or as the value of a credential header.
-func (d *decoder) isSecret(k node, fd protoreflect.FieldDescriptor) bool {
-	return secretField(fd) || d.secretHeader && k.value() != "key" && k.value() != "name"
+// isSecret reports whether field k holds a credential: by its name or
+// message type (secret, from secretsOf), or as the value of a
+// credential header.
+func (d *decoder) isSecret(k node, secret bool) bool {
+	return secret || d.secretHeader && k.value() != "key" && k.value() != "name"
 }
 
-// secretFieldCache remembers secretField per field: it is asked for every
-// field of every endpoint.
-var secretFieldCache sync.Map // protoreflect.FullName -> bool
+// secretFieldsCache remembers secretsOf per message: it is asked for
+// every message of every endpoint, so once per message rather than per
+// field, keyed by the descriptor (a pointer, not a long full name).
+var secretFieldsCache sync.Map // protoreflect.MessageDescriptor -> []bool
 
-func secretField(fd protoreflect.FieldDescriptor) bool {
-	if v, ok := secretFieldCache.Load(fd.FullName()); ok {
-		return v.(bool)
+// secretsOf tells, by field index, which fields of desc hold a
+// credential by their name or message type.
+func secretsOf(desc protoreflect.MessageDescriptor) []bool {
+	if v, ok := secretFieldsCache.Load(desc); ok {
+		return v.([]bool)
 	}
-	m := fd.Message()
-	yes := IsSecretField(string(fd.Name())) || m != nil && secretMessages[string(m.FullName())]
-	secretFieldCache.Store(fd.FullName(), yes)
-	return yes
+	fields := desc.Fields()
+	out := make([]bool, fields.Len())
+	for i := range out {
+		fd := fields.Get(i)
+		m := fd.Message()
+		out[i] = IsSecretField(string(fd.Name())) || m != nil && secretMessages[string(m.FullName())]
+	}
+	secretFieldsCache.Store(desc, out)
+	return out
 }
 
 // headerMessages are the messages that pair a header name with a value.

@@ -27,8 +27,10 @@ func parseText(file, text string) ([]node, Problems) {
 	// commas, which the two checks below would pass: it goes first.
 	if root, ok := parseJSONNodes(text); ok {
 		root.t.file = file
-		if p := checkExpansion(file, root); p != nil {
-			return nil, Problems{*p}
+		if root.t.deep {
+			if p := checkExpansion(file, root); p != nil {
+				return nil, Problems{*p}
+			}
 		}
 		var probs Problems
 		checkDuplicateKeys(file, root, &probs)
