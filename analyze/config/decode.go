@@ -68,7 +68,8 @@ func (d *decoder) errorf(n node, code, msg string) { d.problem(n, SevError, code
 func (d *decoder) message(n node, m protoreflect.Message) {
 	n = resolve(n)
 	desc := m.Descriptor()
-	if special := wellKnown[desc.FullName()]; special != nil {
+	info := infoOf(desc)
+	if special := info.special; special != nil {
 		if special(d, n, m) {
 			d.src.record(m.Interface(), n)
 			return
@@ -79,16 +80,15 @@ func (d *decoder) message(n node, m protoreflect.Message) {
 		return
 	}
 	d.src.record(m.Interface(), n)
-	if !d.secretHeader && headerNamed(desc.FullName(), n) {
+	if !d.secretHeader && info.header != "" && headerNamed(info.header, n) {
 		d.secretHeader = true
 		defer func() { d.secretHeader = false }()
 	}
-	if !d.lbScope && inLBScope(desc.FullName()) {
+	if !d.lbScope && info.lbScope {
 		d.lbScope = true
 		defer func() { d.lbScope = false }()
 	}
 	fields := desc.Fields()
-	secrets := secretsOf(desc)
 	// The oneofs set so far: a few at most, so a slice on the stack rather
 	// than a map per message.
 	var oneofBuf [4]oneofSeen
@@ -121,7 +121,7 @@ func (d *decoder) message(n node, m protoreflect.Message) {
 			}
 			oneofSet = append(oneofSet, oneofSeen{od.FullName(), k})
 		}
-		d.field(k, v, m, fd, secrets[fd.Index()])
+		d.field(k, v, m, fd, info.fields[fd.Index()])
 	}
 }
 
@@ -165,14 +165,14 @@ func (d *decoder) unknownField(k node, desc protoreflect.MessageDescriptor) {
 	d.problem(k, sev, CodeUnknownField, msg)
 }
 
-// field decodes v into field fd of m; secret is secretsOf' verdict on fd.
-func (d *decoder) field(k, v node, m protoreflect.Message, fd protoreflect.FieldDescriptor, secret bool) {
-	if d.secret == "" && d.isSecret(k, secret) {
+// field decodes v into field fd of m; flags are msgInfo's for fd.
+func (d *decoder) field(k, v node, m protoreflect.Message, fd protoreflect.FieldDescriptor, flags fieldFlags) {
+	if d.secret == "" && d.isSecret(k, flags&fieldSecret != 0) {
 		d.secret = string(fd.Name())
 		d.src.secretValues(d.file, v)
 		defer func() { d.secret = "" }()
 	}
-	if lbDeciding[fd.FullName()] && !d.lbExt {
+	if flags&fieldLBDeciding != 0 && !d.lbExt {
 		d.lbExt = true
 		defer func() { d.lbExt = false }()
 	}

@@ -84,6 +84,7 @@ type tree struct {
 	custom map[int32]string // tags other than the standard ones, by node
 	maps   int              // mapping nodes: about the messages they decode to
 	deep   bool             // JSON nested past MaxDepth (checkExpansion's work)
+	id     int32            // index+1 in Sources.trees, once a node is recorded
 }
 
 // node is a handle on one entry; the zero node is "no node". skip, when

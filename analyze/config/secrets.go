@@ -4,7 +4,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -36,32 +35,10 @@ func (ps Problems) sanitize() {
 }
 
 // isSecret reports whether field k holds a credential: by its name or
-// message type (secret, from secretsOf), or as the value of a
-// credential header.
+// message type (secret, from msgInfo), or as the value of a credential
+// header.
 func (d *decoder) isSecret(k node, secret bool) bool {
 	return secret || d.secretHeader && k.value() != "key" && k.value() != "name"
-}
-
-// secretFieldsCache remembers secretsOf per message: it is asked for
-// every message of every endpoint, so once per message rather than per
-// field, keyed by the descriptor (a pointer, not a long full name).
-var secretFieldsCache sync.Map // protoreflect.MessageDescriptor -> []bool
-
-// secretsOf tells, by field index, which fields of desc hold a
-// credential by their name or message type.
-func secretsOf(desc protoreflect.MessageDescriptor) []bool {
-	if v, ok := secretFieldsCache.Load(desc); ok {
-		return v.([]bool)
-	}
-	fields := desc.Fields()
-	out := make([]bool, fields.Len())
-	for i := range out {
-		fd := fields.Get(i)
-		m := fd.Message()
-		out[i] = IsSecretField(string(fd.Name())) || m != nil && secretMessages[string(m.FullName())]
-	}
-	secretFieldsCache.Store(desc, out)
-	return out
 }
 
 // headerMessages are the messages that pair a header name with a value.
@@ -70,11 +47,10 @@ var headerMessages = map[protoreflect.FullName]string{
 	"envoy.config.route.v3.HeaderMatcher": "name",
 }
 
-// headerNamed reports whether n is a header matcher or value for a header
-// that carries a credential.
-func headerNamed(msg protoreflect.FullName, n node) bool {
-	key, ok := headerMessages[msg]
-	if !ok || n.kind() != mappingNode {
+// headerNamed reports whether n, a header matcher or value whose header
+// name is under key, is for a header that carries a credential.
+func headerNamed(key string, n node) bool {
+	if n.kind() != mappingNode {
 		return false
 	}
 	for i := 0; i+1 < n.len(); i += 2 {

@@ -1,7 +1,9 @@
 package config
 
 import (
+	"reflect"
 	"strings"
+	"unsafe"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -11,7 +13,8 @@ import (
 // Sources remembers where every decoded message came from, so that any
 // later stage (lint rules, explain notes) can point at the exact line.
 type Sources struct {
-	nodes    map[proto.Message]node
+	nodes    map[unsafe.Pointer]loc // by message (msgKey)
+	trees    []*tree                // the trees locs point into
 	unpacked map[*anypb.Any]proto.Message
 	files    map[string]*fileText
 	secrets  secretSpans
@@ -26,7 +29,7 @@ type fileText struct {
 
 func newSources() *Sources {
 	return &Sources{
-		nodes:    map[proto.Message]node{},
+		nodes:    map[unsafe.Pointer]loc{},
 		unpacked: map[*anypb.Any]proto.Message{},
 		files:    map[string]*fileText{},
 	}
@@ -40,22 +43,57 @@ func (s *Sources) expect(n int) {
 	if n < 1024 || n <= len(s.nodes) {
 		return
 	}
-	m := make(map[proto.Message]node, len(s.nodes)+n)
+	m := make(map[unsafe.Pointer]loc, len(s.nodes)+n)
 	for k, v := range s.nodes {
 		m[k] = v
 	}
 	s.nodes = m
 }
 
-func (s *Sources) record(m proto.Message, n node) {
-	if _, ok := s.nodes[m]; !ok {
-		s.nodes[m] = n
+// loc is a recorded node: its tree (index+1 in Sources.trees) and index.
+// With a pointer key it makes a 16-byte map slot, half of an interface key
+// and a node handle: the map holds an entry per message of the input.
+type loc struct{ tree, i int32 }
+
+// msgKey is the pointer to message m (nil for none): messages are
+// pointers, and one is recorded at most once while it is alive.
+func msgKey(m proto.Message) unsafe.Pointer {
+	if m == nil {
+		return nil
 	}
+	if v := reflect.ValueOf(m); v.Kind() == reflect.Pointer {
+		return v.UnsafePointer()
+	}
+	return nil
+}
+
+// record remembers n as where m is written, unless m has a place already.
+// An Any's body loses its hidden "@type" pair here (skip): that key is no
+// field of the payload, so no position asked for depends on it.
+func (s *Sources) record(m proto.Message, n node) {
+	k := msgKey(m)
+	if _, ok := s.nodes[k]; ok || k == nil {
+		return
+	}
+	if n.t.id == 0 {
+		s.trees = append(s.trees, n.t)
+		n.t.id = int32(len(s.trees))
+	}
+	s.nodes[k] = loc{n.t.id, n.i}
+}
+
+// located is the node recorded for m.
+func (s *Sources) located(m proto.Message) (node, bool) {
+	l, ok := s.nodes[msgKey(m)]
+	if !ok {
+		return node{}, false
+	}
+	return node{t: s.trees[l.tree-1], i: l.i}, true
 }
 
 // Pos is where message m starts; the zero Pos if m was not loaded from a file.
 func (s *Sources) Pos(m proto.Message) Pos {
-	if n, ok := s.nodes[m]; ok {
+	if n, ok := s.located(m); ok {
 		return n.pos(n)
 	}
 	return Pos{}
@@ -64,7 +102,7 @@ func (s *Sources) Pos(m proto.Message) Pos {
 // FieldPos is where field (its proto name) of m is written: the key, or m
 // itself when the field is absent.
 func (s *Sources) FieldPos(m proto.Message, field string) Pos {
-	n, ok := s.nodes[m]
+	n, ok := s.located(m)
 	if !ok {
 		return Pos{}
 	}
@@ -77,7 +115,7 @@ func (s *Sources) FieldPos(m proto.Message, field string) Pos {
 
 // ValuePos is where the value of field of m is written, or FieldPos.
 func (s *Sources) ValuePos(m proto.Message, field string) Pos {
-	n, ok := s.nodes[m]
+	n, ok := s.located(m)
 	if !ok {
 		return Pos{}
 	}
@@ -90,7 +128,7 @@ func (s *Sources) ValuePos(m proto.Message, field string) Pos {
 
 // ElemPos is where element i of a repeated scalar field of m is written.
 func (s *Sources) ElemPos(m proto.Message, field string, i int) Pos {
-	n, ok := s.nodes[m]
+	n, ok := s.located(m)
 	if !ok {
 		return Pos{}
 	}
