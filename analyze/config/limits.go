@@ -72,8 +72,14 @@ func checkExpansion(file string, doc node) *Problem {
 		}
 		if n.kind() == aliasNode {
 			m, ok := memo[n.target()]
+			if ok && m.size < 0 {
+				// An alias inside the node it names: the decoder would
+				// follow it for ever (yaml.v3: "anchor value contains itself").
+				fail(n, "YAML alias inside the anchored node it refers to: it would expand without end")
+				return measure{}
+			}
 			if !ok {
-				memo[n.target()] = measure{1, 1} // guards an anchor inside itself
+				memo[n.target()] = measure{-1, -1} // being walked
 				m = walk(n.target(), depth)
 				memo[n.target()] = m
 			}

@@ -83,6 +83,12 @@ func TestJSONNestingDepthRefused(t *testing.T) {
 	}
 }
 
+// An alias inside its own anchor expanded for ever (a stack overflow).
+func TestSelfAliasRefused(t *testing.T) {
+	mustFail(t, "name: c\nmetadata: {filter_metadata: {x: &x {a: [*x]}}}\n", "in.yaml:2:41", "expand without end")
+	mustFail(t, "name: c\nmetadata: &m {filter_metadata: {x: {<<: *m}}}\n", "in.yaml:2:41", "expand without end")
+}
+
 func TestDepthThroughAliasesRefused(t *testing.T) {
 	deep := strings.Repeat("[", 200) + strings.Repeat("]", 200)
 	data := "name: c\nmetadata: {filter_metadata: {x: {a: &d " + deep + ", b: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[*d]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}}\n"
