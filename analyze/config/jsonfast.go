@@ -6,10 +6,11 @@ import (
 )
 
 // parseJSONNodes is the fast path for JSON input (config_dumps, discovery
-// responses): a single-pass scanner that builds the very node tree yaml.v3
-// builds for the same text (kinds, tags, styles, values, line:col), so the
-// decode path and every message stay identical, at a fraction of the cost
-// of yaml.v3's libyaml state machine. It accepts only plain JSON that
+// responses): a single-pass scanner that builds the very tree (node.go)
+// that yaml.v3's nodes convert to for the same text (kinds, tags, styles,
+// values, line:col), so the decode path and every message stay identical,
+// at a fraction of the cost of yaml.v3's libyaml state machine; values
+// without escapes stay substrings of src. It accepts only plain JSON that
 // yaml.v3 is known to read the same way: printable ASCII with LF line ends,
 // one top-level object or array, short single-line keys, no "\/" and
 // no surrogate escapes. Anything else returns ok=false and the caller uses yaml.v3,

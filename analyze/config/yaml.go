@@ -13,10 +13,11 @@ import (
 )
 
 // parseDocuments reads every document of a YAML (or JSON) stream into nodes
-// with positions. yaml.v3 follows YAML 1.2 for plain scalars (`yes` is a
-// string), and JSON is valid YAML 1.2, so one parser serves both; plain
-// JSON takes a faster scanner that builds the same nodes (jsonfast.go);
-// where yaml-cpp (Envoy's parser) accepts more, yamlcpp.go bridges the gap.
+// with positions (node.go: yaml.v3's nodes are converted and dropped).
+// yaml.v3 follows YAML 1.2 for plain scalars (`yes` is a string), and JSON
+// is valid YAML 1.2, so one parser serves both; plain JSON takes a faster
+// scanner that builds the same nodes (jsonfast.go); where yaml-cpp
+// (Envoy's parser) accepts more, yamlcpp.go bridges the gap.
 func parseDocuments(file string, data []byte) ([]node, Problems) {
 	return parseText(file, string(data))
 }
