@@ -68,6 +68,7 @@ type reader struct {
 	byKey  map[string]*group
 	lim    Limits
 	total  int64 // bytes read so far, bounded by lim.maxInput()
+	buf    []byte
 }
 
 // group is the documents (and file problems) of one configuration.
@@ -126,7 +127,7 @@ func (r *reader) input(in Input) {
 		if rd == nil {
 			rd = os.Stdin
 		}
-		data, err := readText(io.LimitReader(rd, r.lim.maxInput()+1), 0)
+		data, err := r.readText(io.LimitReader(rd, r.lim.maxInput()+1), 0)
 		if err != nil {
 			r.problem(Problem{Pos: Pos{File: "<stdin>"}, Code: CodeIO, Msg: "cannot read standard input: " + err.Error()})
 			return
@@ -191,7 +192,7 @@ func (r *reader) file(path string) {
 	}
 	defer f.Close()
 	// Bounded even if the file grew since its Stat.
-	data, err := readText(io.LimitReader(f, r.lim.maxInput()-r.total+st.Size()+1), st.Size())
+	data, err := r.readText(io.LimitReader(f, r.lim.maxInput()-r.total+st.Size()+1), st.Size())
 	if err != nil {
 		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: ioMessage(err)})
 		return
@@ -223,11 +224,15 @@ func (r *reader) admit(file string, size int64) bool {
 
 // readText reads all of rd into a string without the doublings of
 // io.ReadAll or a copy from bytes: a large input is held once, by Sources
-// and the tree. size is the expected length.
-func readText(rd io.Reader, size int64) (string, error) {
+// and the tree. size is the expected length; the copy goes through the
+// reader's one buffer (io.Copy would allocate one per file).
+func (r *reader) readText(rd io.Reader, size int64) (string, error) {
+	if r.buf == nil {
+		r.buf = make([]byte, 32<<10)
+	}
 	var b strings.Builder
 	b.Grow(int(size) + 1)
-	_, err := io.Copy(&b, rd)
+	_, err := io.CopyBuffer(&b, rd, r.buf)
 	return b.String(), err
 }
 

@@ -17,14 +17,15 @@ import (
 // which also produces the error messages. TestJSONFastPathMatchesYAML
 // compares the two on every fixture and corpus file.
 func parseJSONNodes(src string) (root node, ok bool) {
-	// About one node per 8 bytes of typical JSON; growing past it is fine.
-	t := &tree{src: src, nodes: make([]entry, 0, len(src)/8+16)}
-	t.kids = make([]int32, 0, cap(t.nodes))
+	t := &tree{src: src}
 	s := &jsonScanner{t: t, src: src, line: 1, lineStart: 0}
 	s.space()
 	if s.pos >= len(s.src) || (s.src[s.pos] != '{' && s.src[s.pos] != '[') {
 		return node{}, false
 	}
+	// About one node per 8 bytes of typical JSON; growing past it is fine.
+	t.nodes = make([]entry, 0, len(src)/8+16)
+	t.kids = make([]int32, 0, cap(t.nodes))
 	i := s.value(0)
 	if s.bad {
 		return node{}, false

@@ -219,7 +219,7 @@ func (t *tree) add(e entry) int32 {
 // fromYAML converts a yaml.v3 document into t and returns its root, so that
 // the yaml.Node tree can go.
 func (t *tree) fromYAML(root *yaml.Node) node {
-	anchors := map[*yaml.Node]int32{}
+	var anchors map[*yaml.Node]int32 // made at the first anchor
 	var stack []int32 // children of the open containers
 	var conv func(n *yaml.Node) int32
 	conv = func(n *yaml.Node) int32 {
@@ -251,6 +251,9 @@ func (t *tree) fromYAML(root *yaml.Node) node {
 			t.custom[i] = short
 		}
 		if n.Anchor != "" {
+			if anchors == nil {
+				anchors = map[*yaml.Node]int32{}
+			}
 			anchors[n] = i
 		}
 		switch n.Kind {
