@@ -220,7 +220,7 @@ func (t *tree) add(e entry) int32 {
 // the yaml.Node tree can go.
 func (t *tree) fromYAML(root *yaml.Node) node {
 	var anchors map[*yaml.Node]int32 // made at the first anchor
-	var stack []int32 // children of the open containers
+	var stack []int32                // children of the open containers
 	var conv func(n *yaml.Node) int32
 	conv = func(n *yaml.Node) int32 {
 		e := entry{line: int32(n.Line), col: int32(n.Column), style: uint8(n.Style)}
