@@ -67,7 +67,7 @@ const (
 
 // entry is one node. a and b: a scalar's value (offset and length in src,
 // or an index in strs); a container's children (first index in kids and
-// count); an alias's target.
+// count); an alias's target and its name's index in strs.
 type entry struct {
 	a, b                    uint32
 	line, col               int32
@@ -122,13 +122,16 @@ func (n node) style() uint8 { return n.e().style }
 
 func (n node) anchored() bool { return n.e().flags&flagAnchor != 0 }
 
-// value is a scalar's value ("" for others).
+// value is a scalar's value, an alias's name (as yaml.v3's Value), "" for
+// others.
 func (n node) value() string {
 	e := n.e()
-	if e.kind != uint8(scalarNode) {
+	switch {
+	case e.kind == uint8(aliasNode):
+		return n.t.strs[e.b]
+	case e.kind != uint8(scalarNode):
 		return ""
-	}
-	if e.flags&flagStrs != 0 {
+	case e.flags&flagStrs != 0:
 		return n.t.strs[e.a]
 	}
 	return n.t.src[e.a : e.a+e.b]
@@ -242,6 +245,7 @@ func (t *tree) fromYAML(root *yaml.Node) node {
 			e.kind = uint8(sequenceNode)
 		case yaml.AliasNode:
 			e.kind = uint8(aliasNode)
+			e.b = t.str(n.Value)
 		}
 		i := t.add(e)
 		if e.tag == tagCustom {

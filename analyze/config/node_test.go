@@ -33,6 +33,9 @@ f: |
 	if !a.anchored() || a != b || bk.line() != 2 || bk.col() != 1 {
 		t.Errorf("alias b does not resolve to anchor a: %s %s", describe(a), describe(b))
 	}
+	if raw := root.child(3); raw.kind() != aliasNode || raw.value() != "x" || raw.target() != a {
+		t.Errorf("b's alias node: %s", describe(raw))
+	}
 	if v, _ := mapGet(b, "k"); v.value() != "v" || v.line() != 1 || v.col() != 11 {
 		t.Errorf("a.k = %s", describe(v))
 	}
