@@ -440,38 +440,6 @@ func resolveType(url string) (mt protoreflect.MessageType, legacy string) {
 	return nil, ""
 }
 
-// v2Untyped gives the type of Any fields that v2alpha admin dumps wrote as
-// plain messages, without "@type".
-var v2Untyped = map[protoreflect.FullName]string{
-	"envoy.admin.v3.ClustersConfigDump.StaticCluster.cluster":                  "envoy.config.cluster.v3.Cluster",
-	"envoy.admin.v3.ClustersConfigDump.DynamicCluster.cluster":                 "envoy.config.cluster.v3.Cluster",
-	"envoy.admin.v3.ListenersConfigDump.StaticListener.listener":               "envoy.config.listener.v3.Listener",
-	"envoy.admin.v3.ListenersConfigDump.DynamicListenerState.listener":         "envoy.config.listener.v3.Listener",
-	"envoy.admin.v3.RoutesConfigDump.StaticRouteConfig.route_config":           "envoy.config.route.v3.RouteConfiguration",
-	"envoy.admin.v3.RoutesConfigDump.DynamicRouteConfig.route_config":          "envoy.config.route.v3.RouteConfiguration",
-	"envoy.admin.v3.EndpointsConfigDump.StaticEndpointConfig.endpoint_config":  "envoy.config.endpoint.v3.ClusterLoadAssignment",
-	"envoy.admin.v3.EndpointsConfigDump.DynamicEndpointConfig.endpoint_config": "envoy.config.endpoint.v3.ClusterLoadAssignment",
-	"envoy.admin.v3.BootstrapConfigDump.bootstrap":                             "",
-}
-
-// v2EnumValues maps enum values v3 removed to what Envoy read them as.
-var v2EnumValues = map[string]string{
-	"ORIGINAL_DST_LB": "CLUSTER_PROVIDED", // lb_policy of ORIGINAL_DST clusters
-}
-
-// v2Types maps the v2 resource types still found in old configs and dumps to
-// the v3 types that replaced them.
-var v2Types = map[string]string{
-	"envoy.api.v2.Cluster":                "envoy.config.cluster.v3.Cluster",
-	"envoy.api.v2.ClusterLoadAssignment":  "envoy.config.endpoint.v3.ClusterLoadAssignment",
-	"envoy.api.v2.RouteConfiguration":     "envoy.config.route.v3.RouteConfiguration",
-	"envoy.api.v2.Listener":               "envoy.config.listener.v3.Listener",
-	"envoy.config.bootstrap.v2.Bootstrap": "envoy.config.bootstrap.v3.Bootstrap",
-	"envoy.config.filter.network.http_connection_manager.v2.HttpConnectionManager": "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
-	"envoy.config.filter.http.router.v2.Router":                                    "envoy.extensions.filters.http.router.v3.Router",
-	"envoy.config.cluster.aggregate.v2alpha.ClusterConfig":                         "envoy.extensions.clusters.aggregate.v3.ClusterConfig",
-}
-
 // suggestField finds the field name closest to a misspelt key.
 func suggestField(key string, desc protoreflect.MessageDescriptor) string {
 	fields := desc.Fields()

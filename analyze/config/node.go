@@ -23,7 +23,6 @@ const (
 
 // Styles, the bits of yaml.v3's Style.
 const (
-	styleTagged       = uint8(yaml.TaggedStyle)
 	styleDoubleQuoted = uint8(yaml.DoubleQuotedStyle)
 	styleSingleQuoted = uint8(yaml.SingleQuotedStyle)
 	styleLiteral      = uint8(yaml.LiteralStyle)
@@ -115,8 +114,6 @@ func (n node) shortTag() string {
 	}
 	return tagNames[e.tag]
 }
-
-func (n node) tagIs(code uint8) bool { return n.e().tag == code }
 
 func (n node) style() uint8 { return n.e().style }
 
