@@ -56,7 +56,8 @@ func (s *Sources) expect(n int) {
 type loc struct{ tree, i int32 }
 
 // msgKey is the pointer to message m (nil for none): messages are
-// pointers, and one is recorded at most once while it is alive.
+// pointers. As a map key it keeps the message alive (as the interface key
+// did), so its address never comes back as another message's.
 func msgKey(m proto.Message) unsafe.Pointer {
 	if m == nil {
 		return nil
