@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/urfave/cli/v3"
 	"go.yaml.in/yaml/v3"
 )
@@ -15,6 +16,13 @@ func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
 	t := termFor(cmd)
 	switch cmd.String("output") {
 	case "json":
+		if r, ok := v.(*traffic.Report); ok {
+			emptyTrafficSlices(r)
+			if b, ok := appendTrafficJSON(nil, r); ok {
+				_, err := t.Out.Write(b)
+				return err
+			}
+		}
 		emptySlices(v)
 		return writeJSON(t.Out, v)
 	case "yaml":

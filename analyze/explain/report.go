@@ -19,13 +19,22 @@ func Build(c *config.Config, clusters []*config.Cluster, opt model.Options) (*tr
 			return nil, fmt.Errorf("--set-health %s: no such cluster", o.Spec)
 		}
 	}
-	r := &traffic.Report{Clusters: []traffic.ClusterReport{}}
-	var rejected []error // every cluster Envoy rejects, one line each
-	for _, cl := range clusters {
-		cr, err := explainCluster(c, cl, opt)
+	// Clusters are independent: explain them on every core, then read the
+	// results in input order so the report and the first error are those
+	// of a sequential run.
+	c.RoutesTo("") // fills the route index before the workers read it
+	results := make([]clusterResult, len(clusters))
+	model.Parallel(len(clusters), func(i int) {
+		cr, err := explainCluster(c, clusters[i], opt)
 		if err == nil {
-			err = addBudgets(c, cl, opt, &cr)
+			err = addBudgets(c, clusters[i], opt, &cr)
 		}
+		results[i] = clusterResult{cr, err}
+	})
+	r := &traffic.Report{Clusters: make([]traffic.ClusterReport, 0, len(clusters))}
+	var rejected []error // every cluster Envoy rejects, one line each
+	for i, cl := range clusters {
+		err := results[i].err
 		var re *model.RejectedError
 		if errors.As(err, &re) {
 			rejected = append(rejected, re) // positioned at the field already
@@ -34,12 +43,17 @@ func Build(c *config.Config, clusters []*config.Cluster, opt model.Options) (*tr
 		if err != nil {
 			return nil, fmt.Errorf("%s: cluster %q: %w", c.Sources.Pos(cl.Proto), cl.Name(), err)
 		}
-		r.Clusters = append(r.Clusters, cr)
+		r.Clusters = append(r.Clusters, results[i].cr)
 	}
 	if len(rejected) > 0 {
 		return nil, errors.Join(rejected...)
 	}
 	return r, nil
+}
+
+type clusterResult struct {
+	cr  traffic.ClusterReport
+	err error
 }
 
 func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (traffic.ClusterReport, error) {

@@ -1,0 +1,132 @@
+package commands
+
+import (
+	"bytes"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/explain"
+	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/traffic"
+)
+
+// encodingJSON is what writeOutput wrote before appendTrafficJSON: the
+// reflective walk and encoding/json.
+func encodingJSON(t *testing.T, r *traffic.Report) []byte {
+	t.Helper()
+	emptySlices(r)
+	var b bytes.Buffer
+	if err := writeJSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func checkSameJSON(t *testing.T, name string, r *traffic.Report) {
+	t.Helper()
+	want := encodingJSON(t, r)
+	got, ok := appendTrafficJSON(nil, r)
+	if !ok {
+		t.Fatalf("%s: appendTrafficJSON refused the report", name)
+	}
+	if !bytes.Equal(got, want) {
+		i := 0
+		for i < len(got) && i < len(want) && got[i] == want[i] {
+			i++
+		}
+		lo := max(0, i-200)
+		t.Fatalf("%s: differs from encoding/json at byte %d:\n got: %q\nwant: %q", name, i, got[lo:min(len(got), i+100)], want[lo:min(len(want), i+100)])
+	}
+}
+
+// TestTrafficJSONMatchesEncodingJSON: the explain report of every fixture
+// Envoy accepts, and of a generated dump, is written byte for byte as
+// encoding/json writes it.
+func TestTrafficJSONMatchesEncodingJSON(t *testing.T) {
+	n := 0
+	err := filepath.WalkDir("../fixtures", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".json")) {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		cfg, err := config.LoadBytes(p, data, "")
+		if err != nil || len(cfg.Clusters) == 0 {
+			return nil // broken fixtures have no report to write
+		}
+		r, err := explain.Build(cfg, cfg.Clusters, model.Options{})
+		if err != nil {
+			return nil
+		}
+		checkSameJSON(t, p, r)
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 100 {
+		t.Fatalf("only %d fixtures explained", n)
+	}
+	cfg, err := config.LoadBytes("dump.json", genDump(200), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := explain.Build(cfg, cfg.Clusters, model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSameJSON(t, "dump", r)
+}
+
+// TestTrafficJSONHostileValues: strings needing escapes (control
+// characters, quotes, HTML characters, U+2028, invalid UTF-8), floats
+// written with exponents, every optional member set and unset.
+func TestTrafficJSONHostileValues(t *testing.T) {
+	one, zero := 1, 0
+	share := 1e-7
+	strs := []string{"", "plain", "a\"b\\c", "tab\tnl\nnul\x00esc\x1b", "<a&b>", "line\u2028sep\u2029", "bad\xffutf8", "é中", "\x7f"}
+	var r traffic.Report
+	r.Semantics = "grpc"
+	for i, s := range strs {
+		f := []float64{0, 1, 0.5, 1e-7, 1e-6, 123456789, 1e21, 1.5e300, -2e-9, 1.0 / 3}[i%10]
+		c := traffic.ClusterReport{
+			Name: s, LbPolicy: s, OverprovisioningFactor: 140, PanicThreshold: -1,
+			NoHostShare: f, File: s, EndpointsMissing: i%2 == 0, Notes: []string{s, s + "x"},
+			Priorities: []traffic.PriorityReport{{Priority: i, Localities: []traffic.LocalityReport{{
+				Region: s, Zone: s, SubZone: s, Weight: math.MaxUint32, EffectiveWeight: f, Share: f,
+				Budget: &traffic.LocalityBudget{Budget: traffic.Budget{BeforeSpill: &one}, BeforeShift: &zero},
+			}}, Budget: &traffic.Budget{BeforePanic: &one}}, {}},
+			Hosts: []traffic.HostReport{{Cluster: s, Address: s, Hostname: s, Health: s, Share: &share}, {Address: s}},
+		}
+		if i%3 == 0 {
+			c.Aggregate = &traffic.AggregateReport{Clusters: []string{s}, TotalPanic: true,
+				Levels:      []traffic.AggregateLevel{{Cluster: s, Budget: &traffic.AggregateBudget{BeforeFailover: &one}}, {}},
+				ClusterLoad: []traffic.AggregateClusterLd{{Cluster: s, Load: 100}}}
+			c.ZoneRouting = &traffic.ZoneRoutingReport{State: s, LocalPercent: 10000, Reason: s,
+				Localities: []traffic.ZoneLocalityReport{{Region: s, Share: f}}}
+		}
+		if i%3 == 1 {
+			c.Aggregate = &traffic.AggregateReport{}
+			c.ZoneRouting = &traffic.ZoneRoutingReport{}
+		}
+		r.Clusters = append(r.Clusters, c)
+	}
+	r.Clusters = append(r.Clusters, traffic.ClusterReport{})
+	checkSameJSON(t, "hostile", &r)
+	checkSameJSON(t, "empty", &traffic.Report{})
+
+	// encoding/json refuses NaN: the fast path steps aside so the error
+	// is encoding/json's own.
+	bad := traffic.Report{Clusters: []traffic.ClusterReport{{NoHostShare: math.NaN()}}}
+	if _, ok := appendTrafficJSON(nil, &bad); ok {
+		t.Fatal("NaN written")
+	}
+}
