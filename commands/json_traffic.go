@@ -49,6 +49,33 @@ func emptyTrafficSlices(r *traffic.Report) {
 	}
 }
 
+// trafficJSONSize is about how many bytes appendTrafficJSON writes for r
+// (a little more as a rule), so the buffer is allocated once.
+func trafficJSONSize(r *traffic.Report) int {
+	n := 64
+	for i := range r.Clusters {
+		c := &r.Clusters[i]
+		n += 640 + 2*(len(c.Name)+len(c.File))
+		for _, s := range c.Notes {
+			n += len(s) + 16
+		}
+		for _, p := range c.Priorities {
+			n += 400 + 480*len(p.Localities)
+		}
+		for j := range c.Hosts {
+			h := &c.Hosts[j]
+			n += 300 + len(h.Cluster) + len(h.Address) + len(h.Hostname) + len(h.Region) + len(h.Zone) + len(h.SubZone)
+		}
+		if a := c.Aggregate; a != nil {
+			n += 200 + 300*len(a.Levels) + 100*len(a.ClusterLoad) + 64*len(a.Clusters)
+		}
+		if z := c.ZoneRouting; z != nil {
+			n += 200 + 160*len(z.Localities)
+		}
+	}
+	return n
+}
+
 // appendTrafficJSON appends r as writeJSON writes it (with the final
 // newline); ok is false if r holds a value encoding/json refuses (NaN, an
 // infinity), for the caller to let encoding/json report it.

@@ -130,3 +130,23 @@ func TestTrafficJSONHostileValues(t *testing.T) {
 		t.Fatal("NaN written")
 	}
 }
+
+// TestTrafficJSONSizeEstimate: the buffer is sized once for real reports
+// (the estimate is at least what is written, and not wildly more).
+func TestTrafficJSONSizeEstimate(t *testing.T) {
+	for _, data := range [][]byte{genDump(300), genOne("RING_HASH", 3000), genOne("ROUND_ROBIN", 3000)} {
+		cfg, err := config.LoadBytes("in.json", data, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := explain.Build(cfg, cfg.Clusters, model.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		est := trafficJSONSize(r)
+		got, _ := appendTrafficJSON(nil, r)
+		if est < len(got) || est > 2*len(got) {
+			t.Errorf("estimate %d bytes for %d written", est, len(got))
+		}
+	}
+}

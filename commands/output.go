@@ -18,7 +18,7 @@ func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
 	case "json":
 		if r, ok := v.(*traffic.Report); ok {
 			emptyTrafficSlices(r)
-			if b, ok := appendTrafficJSON(nil, r); ok {
+			if b, ok := appendTrafficJSON(make([]byte, 0, trafficJSONSize(r)), r); ok {
 				_, err := t.Out.Write(b)
 				return err
 			}

@@ -3,7 +3,7 @@ package explain
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -145,26 +145,59 @@ func zoneReport(z *lbmodel.ZoneRouting) *traffic.ZoneRoutingReport {
 }
 
 func hostReports(cluster string, hosts []lbmodel.Host, shares []float64, lb *model.HostPolicy) []traffic.HostReport {
+	// Ordered by share first, then built in that order: sorting the
+	// reports themselves moved every large row log n times.
+	keys := make([]shareKey, len(hosts))
+	for i := range hosts {
+		keys[i] = shareKey{i: int32(i)}
+		if lb.Computable && i < len(shares) {
+			keys[i].share, keys[i].has = CleanShare(shares[i]), true
+		}
+	}
+	sortByShare(keys)
 	out := make([]traffic.HostReport, len(hosts))
-	for i, h := range hosts {
-		out[i] = traffic.HostReport{
+	for k, key := range keys {
+		h := &hosts[key.i]
+		out[k] = traffic.HostReport{
 			Cluster: cluster, Address: h.Address, Hostname: h.Hostname, Priority: h.Priority,
 			Region: h.Locality.Region, Zone: h.Locality.Zone, SubZone: h.Locality.SubZone,
 			Health: h.Status.String(), Weight: max(1, h.Weight),
 		}
-		if lb.Computable && i < len(shares) {
-			v := CleanShare(shares[i])
-			out[i].Share = &v
+		if key.has {
+			v := key.share
+			out[k].Share = &v
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].Share, out[j].Share
-		if a == nil || b == nil {
-			return a != nil && b == nil
-		}
-		return *a > *b
-	})
 	return out
+}
+
+// shareKey is a host's place in hostReports' order: its share (has: known)
+// and its index before sorting.
+type shareKey struct {
+	share float64
+	has   bool
+	i     int32
+}
+
+// sortByShare sorts keys by share, largest first, unknown shares last,
+// stably. slices.SortStableFunc runs the same insertion-sort-and-merge
+// steps as sort.SliceStable, so the order is the one the reports had when
+// sorted whole (NaN included).
+func sortByShare(keys []shareKey) {
+	slices.SortStableFunc(keys, func(a, b shareKey) int {
+		if shareLess(a.has, a.share, b.has, b.share) {
+			return -1
+		}
+		return 1 // only "< 0" is ever tested
+	})
+}
+
+// shareLess: a known share before an unknown one, then the larger first.
+func shareLess(aHas bool, a float64, bHas bool, b float64) bool {
+	if !aHas || !bHas {
+		return aHas && !bHas
+	}
+	return a > b
 }
 
 func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model, opt model.Options) (traffic.ClusterReport, error) {
@@ -228,16 +261,21 @@ func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model
 	for _, cl := range as.Load.ClusterLoad {
 		ar.ClusterLoad = append(ar.ClusterLoad, traffic.AggregateClusterLd{Cluster: cl.Cluster, Load: cl.Load})
 	}
+	var hosts []traffic.HostReport
 	for _, ch := range as.Children {
-		cr.Hosts = append(cr.Hosts, hostReports(ch.Name, childModels[ch.Name].Hosts, ch.Hosts, childLB[ch.Name])...)
+		hosts = append(hosts, hostReports(ch.Name, childModels[ch.Name].Hosts, ch.Hosts, childLB[ch.Name])...)
 	}
-	sort.SliceStable(cr.Hosts, func(i, j int) bool {
-		a, b := cr.Hosts[i].Share, cr.Hosts[j].Share
-		if a == nil || b == nil {
-			return a != nil && b == nil
+	keys := make([]shareKey, len(hosts))
+	for i, h := range hosts {
+		keys[i] = shareKey{i: int32(i), has: h.Share != nil}
+		if h.Share != nil {
+			keys[i].share = *h.Share
 		}
-		return *a > *b
-	})
+	}
+	sortByShare(keys)
+	for _, k := range keys {
+		cr.Hosts = append(cr.Hosts, hosts[k.i])
+	}
 	cr.Aggregate = ar
 	cr.Notes = append(cr.Notes, aggregateNotes(c, m, as, childLB)...)
 	return cr, nil
