@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -149,4 +150,56 @@ func TestTrafficJSONSizeEstimate(t *testing.T) {
 			t.Errorf("estimate %d bytes for %d written", est, len(got))
 		}
 	}
+}
+
+// fillAll sets every field reachable from v (a pointer) to a non-zero
+// value: lists get two elements, pointers a value. A field added to the
+// traffic types later is then in the comparison below without anyone
+// remembering to add it.
+func fillAll(v reflect.Value, depth int) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if depth > 8 {
+			return
+		}
+		v.Set(reflect.New(v.Type().Elem()))
+		fillAll(v.Elem(), depth+1)
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if f := v.Field(i); f.CanSet() {
+				fillAll(f, depth+1)
+			}
+		}
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+		for i := 0; i < 2; i++ {
+			fillAll(v.Index(i), depth+1)
+		}
+	case reflect.String:
+		v.SetString("v<\n\x01é" + v.Type().Name())
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(-7)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(7)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(0.125)
+	}
+}
+
+// TestTrafficJSONEveryField: with every field of every traffic type set,
+// the direct writer still matches encoding/json (a field it does not know
+// would be missing), and with every field zero too.
+func TestTrafficJSONEveryField(t *testing.T) {
+	var r traffic.Report
+	fillAll(reflect.ValueOf(&r).Elem(), 0)
+	checkSameJSON(t, "every field set", &r)
+	var z traffic.Report
+	z.Clusters = make([]traffic.ClusterReport, 1)
+	z.Clusters[0].Priorities = make([]traffic.PriorityReport, 1)
+	z.Clusters[0].Hosts = make([]traffic.HostReport, 1)
+	z.Clusters[0].Aggregate = &traffic.AggregateReport{Levels: make([]traffic.AggregateLevel, 1), ClusterLoad: make([]traffic.AggregateClusterLd, 1)}
+	z.Clusters[0].ZoneRouting = &traffic.ZoneRoutingReport{Localities: make([]traffic.ZoneLocalityReport, 1)}
+	checkSameJSON(t, "every field zero", &z)
 }
