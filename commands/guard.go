@@ -39,12 +39,19 @@ const redacted = "[redacted]"
 
 func (g *guard) Write(p []byte) (int, error) {
 	g.mu.Lock()
-	s := string(p)
-	if g.rep != nil {
-		s = g.rep.Replace(s)
-	}
-	ansi := g.ansi
+	rep, ansi := g.rep, g.ansi
 	g.mu.Unlock()
+	if rep == nil && plainOutput(p) {
+		// Nothing to redact or escape (most output): no copy, no rescan.
+		if _, err := g.w.Write(p); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	s := string(p)
+	if rep != nil {
+		s = rep.Replace(s)
+	}
 	if _, err := io.WriteString(g.w, escapeOutput(s, ansi)); err != nil {
 		return 0, err
 	}
@@ -75,6 +82,28 @@ func (g *guard) addSecrets(vals []string) {
 		pairs = append(pairs, s, redacted)
 	}
 	g.rep = strings.NewReplacer(pairs...)
+}
+
+// plainByte marks the bytes escapeOutput passes through whatever follows
+// them: printable ASCII, newline, tab, and lead bytes below 0xc2 (which
+// no C1 or bidi control starts with).
+var plainByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 0x20 && c != 0x7f && c < 0xc2 || c == '\n' || c == '\t'
+	}
+	return t
+}()
+
+// plainOutput reports whether escapeOutput would return p unchanged for
+// want of anything to look at (a conservative test: \r, ESC and
+// multi-byte characters take the full path).
+func plainOutput(p []byte) bool {
+	for _, c := range p {
+		if !plainByte[c] {
+			return false
+		}
+	}
+	return true
 }
 
 // escapeOutput escapes control characters except newline and tab (DEL as

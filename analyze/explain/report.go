@@ -26,9 +26,6 @@ func Build(c *config.Config, clusters []*config.Cluster, opt model.Options) (*tr
 	results := make([]clusterResult, len(clusters))
 	model.Parallel(len(clusters), func(i int) {
 		cr, err := explainCluster(c, clusters[i], opt)
-		if err == nil {
-			err = addBudgets(c, clusters[i], opt, &cr)
-		}
 		results[i] = clusterResult{cr, err}
 	})
 	r := &traffic.Report{Clusters: make([]traffic.ClusterReport, 0, len(clusters))}
@@ -74,7 +71,11 @@ func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (tr
 		EndpointsMissing:       len(m.Hosts) == 0 && edsUnloaded(cl),
 	}
 	if m.IsAggregate {
-		return explainAggregate(c, cr, m, opt)
+		cr, err := explainAggregate(c, cr, m, opt)
+		if err != nil {
+			return cr, err
+		}
+		return cr, addAggregateBudgets(c, m, opt, &cr)
 	}
 	in, hostLB, err := model.Input(c, cl, m, s, opt)
 	if err != nil {
@@ -105,7 +106,8 @@ func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (tr
 		cr.ZoneRouting = zoneReport(shares.Zone)
 	}
 	cr.Notes = append(cr.Notes, clusterNotes(c, cl, m, s, in, shares, hostLB, opt)...)
-	return cr, nil
+	// The budgets reuse this model and input (and its tables).
+	return cr, addBudgets(in, opt, &cr)
 }
 
 func localityReports(shares lbmodel.Shares, p int) []traffic.LocalityReport {
