@@ -94,14 +94,26 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
-// plainOutput reports whether escapeOutput would return p unchanged for
-// want of anything to look at (a conservative test: \r, ESC and
-// multi-byte characters take the full path).
+// plainOutput reports whether escapeOutput would return p unchanged (a
+// conservative test: \r and ESC take the full path). A multi-byte
+// character is judged as escapeOutput judges it.
 func plainOutput(p []byte) bool {
-	for _, c := range p {
-		if !plainByte[c] {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if plainByte[c] {
+			continue
+		}
+		if c < 0xc2 {
 			return false
 		}
+		j := i + 1
+		for j < len(p) && p[j]&0xc0 == 0x80 {
+			j++
+		}
+		if ch := string(p[i:j]); escapesChar(ch) {
+			return false
+		}
+		i = j - 1
 	}
 	return true
 }
@@ -129,7 +141,8 @@ func escapeOutput(s string, ansi bool) string {
 			for j < len(s) && s[j]&0xc0 == 0x80 {
 				j++
 			}
-			if e := config.Escape(s[i:j]); e != s[i:j] && strings.HasPrefix(e, `\u`) {
+			if escapesChar(s[i:j]) {
+				e := config.Escape(s[i:j])
 				b.WriteString(s[last:i])
 				b.WriteString(e)
 				last = j
@@ -153,6 +166,13 @@ func escapeOutput(s string, ansi bool) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// escapesChar says whether escapeOutput escapes the multi-byte character
+// ch: only C1 and bidi controls, which config.Escape spells \uXXXX.
+func escapesChar(ch string) bool {
+	e := config.Escape(ch)
+	return e != ch && strings.HasPrefix(e, `\u`)
 }
 
 // csiLen is the length of an SGR or erase-line sequence at the start of s,

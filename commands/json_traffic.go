@@ -187,19 +187,35 @@ func (w *jsonWriter) float(f float64) {
 	}
 }
 
-// str writes s quoted: plain ASCII directly, anything else (escapes,
-// HTML characters, non-ASCII) through encoding/json itself.
+// str writes s quoted: directly when encoding/json would copy it as is
+// (printable ASCII other than " \\ < > &, valid UTF-8 other than U+2028
+// and U+2029), else through encoding/json itself.
 func (w *jsonWriter) str(s string) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			w.b = append(w.b, q...)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 || r == '\u2028' || r == '\u2029' {
+				w.marshal(s)
+				return
+			}
+			i += n
+			continue
+		}
+		if c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			w.marshal(s)
 			return
 		}
+		i++
 	}
 	w.b = append(w.b, '"')
 	w.b = append(w.b, s...)
 	w.b = append(w.b, '"')
+}
+
+func (w *jsonWriter) marshal(s string) {
+	q, _ := json.Marshal(s) // a string always encodes
+	w.b = append(w.b, q...)
 }
 
 func (w *jsonWriter) strs(v []string) {

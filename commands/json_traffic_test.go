@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -202,4 +203,20 @@ func TestTrafficJSONEveryField(t *testing.T) {
 	z.Clusters[0].Aggregate = &traffic.AggregateReport{Levels: make([]traffic.AggregateLevel, 1), ClusterLoad: make([]traffic.AggregateClusterLd, 1)}
 	z.Clusters[0].ZoneRouting = &traffic.ZoneRoutingReport{Localities: make([]traffic.ZoneLocalityReport, 1)}
 	checkSameJSON(t, "every field zero", &z)
+}
+
+// TestTrafficJSONStrings: strings of random bytes (ASCII, UTF-8 and
+// invalid sequences mixed) are quoted as encoding/json quotes them.
+func TestTrafficJSONStrings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{"a", "<", "&", "\"", "\\", "\n", "\x00", "\x7f", "é", "中", "\u2028", "\u2029", "\ufffd", "\xed\xa0\x80", "\xff", "\xe2\x80", "😀", "\xc2\x85"}
+	var r traffic.Report
+	for range 500 {
+		var b strings.Builder
+		for range rng.IntN(8) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		r.Clusters = append(r.Clusters, traffic.ClusterReport{Name: b.String()})
+	}
+	checkSameJSON(t, "random strings", &r)
 }

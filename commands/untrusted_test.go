@@ -181,6 +181,15 @@ func TestPlainOutputIsUnescaped(t *testing.T) {
 		check([]byte{'a', byte(c), 'b'})
 	}
 	check([]byte("{\n  \"name\": \"web\",\n\t\"share\": 0.5\n}\n"))
+	for r := rune(0x80); r < 0x3000; r++ {
+		check([]byte("a" + string(r) + "b"))
+		check([]byte{'a', byte(r >> 8), byte(r)})
+	}
+	for _, s := range []string{"—", "→", "é", "中", "\xe2\x80", "\xc2"} {
+		if !plainOutput([]byte(s)) {
+			t.Errorf("%q takes the slow path", s)
+		}
+	}
 	if plainOutput([]byte("a\x1b[31mb")) || plainOutput([]byte("a\u202eb")) || plainOutput([]byte("a\x7f")) || plainOutput([]byte("\r")) {
 		t.Fatal("a control character passed the fast path")
 	}
