@@ -129,9 +129,11 @@ func RunGroups(cfgs []*config.Config, opts Options) []Finding {
 	rules := Rules()
 	model.Parallel(len(cfgs), func(i int) {
 		cfg := cfgs[i]
-		cfg.RoutesTo("") // fills the config's route index before rules read it
 		sh := newShared(cfg)
 		sh.strict = opts.Strict
+		if len(cfgs) == 1 {
+			sh.warm()
+		}
 		for _, r := range rules {
 			if disabled[r.ID] || r.Check == nil {
 				continue
