@@ -147,7 +147,7 @@ func hashShares(tables *lbmodel.TableCache, policy string, all, source []lbmodel
 	if len(source) == 0 {
 		return out, nil
 	}
-	level := priorityHosts(all, source[0].Priority)
+	level := PriorityHosts(all, source[0].Priority)
 	// The source is every host of the priority only in panic (or when all
 	// are healthy, where both readings agree).
 	panic := len(source) == len(level)
@@ -173,10 +173,10 @@ func hashShares(tables *lbmodel.TableCache, policy string, all, source []lbmodel
 	return lbmodel.SharesByAddress(source, hs), nil
 }
 
-// priorityHosts is the hosts of priority p in order: a subslice of all
+// PriorityHosts is the hosts of priority p in order: a subslice of all
 // when they are contiguous (hosts of a priority usually are; no copy),
 // else a copy.
-func priorityHosts(all []lbmodel.Host, p int) []lbmodel.Host {
+func PriorityHosts(all []lbmodel.Host, p int) []lbmodel.Host {
 	first, last, n := -1, -1, 0
 	for i := range all {
 		if all[i].Priority == p {

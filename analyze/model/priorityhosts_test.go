@@ -32,7 +32,7 @@ func TestPriorityHosts(t *testing.T) {
 		{[]int{0, 0}, 2, nil},
 	} {
 		all := hs(c.prios...)
-		got := priorityHosts(all, c.p)
+		got := PriorityHosts(all, c.p)
 		if !slices.Equal(addrs(got), c.want) {
 			t.Errorf("%v p=%d: got %v, want %v", c.prios, c.p, addrs(got), c.want)
 		}
