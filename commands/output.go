@@ -31,7 +31,11 @@ func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
 	case "csv":
 		return usageErrorf("-o csv: only lbctl sweep writes CSV")
 	}
-	escapeStrings(v)
+	if r, ok := v.(*traffic.Report); ok {
+		escapeTrafficStrings(r)
+	} else {
+		escapeStrings(v)
+	}
 	if !t.Unicode() {
 		// Notes and decision paths are prose with a few typographic
 		// characters; in a pipe they become ASCII like the tables.
