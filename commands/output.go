@@ -16,15 +16,7 @@ func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
 	t := termFor(cmd)
 	switch cmd.String("output") {
 	case "json":
-		if r, ok := v.(*traffic.Report); ok {
-			emptyTrafficSlices(r)
-			if b, ok := appendTrafficJSON(make([]byte, 0, trafficJSONSize(r)), r); ok {
-				_, err := t.Out.Write(b)
-				return err
-			}
-		}
-		emptySlices(v)
-		return writeJSON(t.Out, v)
+		return writeJSONOutput(t.Out, v)
 	case "yaml":
 		emptySlices(v)
 		return writeYAML(t.Out, v)
@@ -59,6 +51,20 @@ func (a asciiWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// writeJSONOutput is -o json: lists [] when empty, a traffic report
+// written directly (json_traffic.go), anything else by encoding/json.
+func writeJSONOutput(w io.Writer, v any) error {
+	if r, ok := v.(*traffic.Report); ok {
+		emptyTrafficSlices(r)
+		if b, ok := appendTrafficJSON(make([]byte, 0, trafficJSONSize(r)), r); ok {
+			_, err := w.Write(b)
+			return err
+		}
+	}
+	emptySlices(v)
+	return writeJSON(w, v)
 }
 
 func writeJSON(w io.Writer, v any) error {
