@@ -1,8 +1,10 @@
 package explain
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/lbctl/lbctl/analyze/config"
@@ -182,15 +184,30 @@ type shareKey struct {
 }
 
 // sortByShare sorts keys by share, largest first, unknown shares last,
-// stably. slices.SortStableFunc runs the same insertion-sort-and-merge
-// steps as sort.SliceStable, so the order is the one the reports had when
-// sorted whole (NaN included).
+// stably. Without NaN the order is total once ties go by index, and any
+// sort gives the stable order; with NaN (no strict weak order) it is
+// slices.SortStableFunc, which runs sort.SliceStable's very steps, so the
+// order is the one the reports had when sorted whole.
 func sortByShare(keys []shareKey) {
-	slices.SortStableFunc(keys, func(a, b shareKey) int {
-		if shareLess(a.has, a.share, b.has, b.share) {
-			return -1
+	for _, k := range keys {
+		if k.has && math.IsNaN(k.share) {
+			slices.SortStableFunc(keys, func(a, b shareKey) int {
+				if shareLess(a.has, a.share, b.has, b.share) {
+					return -1
+				}
+				return 1 // only "< 0" is ever tested
+			})
+			return
 		}
-		return 1 // only "< 0" is ever tested
+	}
+	slices.SortFunc(keys, func(a, b shareKey) int {
+		switch {
+		case shareLess(a.has, a.share, b.has, b.share):
+			return -1
+		case shareLess(b.has, b.share, a.has, a.share):
+			return 1
+		}
+		return cmp.Compare(a.i, b.i)
 	})
 }
 
