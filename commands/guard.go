@@ -39,12 +39,19 @@ const redacted = "[redacted]"
 
 func (g *guard) Write(p []byte) (int, error) {
 	g.mu.Lock()
-	s := string(p)
-	if g.rep != nil {
-		s = g.rep.Replace(s)
-	}
-	ansi := g.ansi
+	rep, ansi := g.rep, g.ansi
 	g.mu.Unlock()
+	if rep == nil && plainOutput(p) {
+		// Nothing to redact or escape (most output): no copy, no rescan.
+		if _, err := g.w.Write(p); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	s := string(p)
+	if rep != nil {
+		s = rep.Replace(s)
+	}
 	if _, err := io.WriteString(g.w, escapeOutput(s, ansi)); err != nil {
 		return 0, err
 	}
@@ -77,6 +84,40 @@ func (g *guard) addSecrets(vals []string) {
 	g.rep = strings.NewReplacer(pairs...)
 }
 
+// plainByte marks the bytes escapeOutput passes through whatever follows
+// them: printable ASCII, newline, tab, and lead bytes below 0xc2 (which
+// no C1 or bidi control starts with).
+var plainByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 0x20 && c != 0x7f && c < 0xc2 || c == '\n' || c == '\t'
+	}
+	return t
+}()
+
+// plainOutput reports whether escapeOutput would return p unchanged (a
+// conservative test: \r and ESC take the full path). A multi-byte
+// character is judged as escapeOutput judges it.
+func plainOutput(p []byte) bool {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if plainByte[c] {
+			continue
+		}
+		if c < 0xc2 {
+			return false
+		}
+		j := i + 1
+		for j < len(p) && p[j]&0xc0 == 0x80 {
+			j++
+		}
+		if ch := string(p[i:j]); escapesChar(ch) {
+			return false
+		}
+		i = j - 1
+	}
+	return true
+}
+
 // escapeOutput escapes control characters except newline and tab (DEL as
 // \u007f, the spelling valid in JSON too); with ansi, also \r and
 // well-formed CSI sequences ending in m (colour) or K (erase line), which
@@ -100,7 +141,8 @@ func escapeOutput(s string, ansi bool) string {
 			for j < len(s) && s[j]&0xc0 == 0x80 {
 				j++
 			}
-			if e := config.Escape(s[i:j]); e != s[i:j] && strings.HasPrefix(e, `\u`) {
+			if escapesChar(s[i:j]) {
+				e := config.Escape(s[i:j])
 				b.WriteString(s[last:i])
 				b.WriteString(e)
 				last = j
@@ -124,6 +166,13 @@ func escapeOutput(s string, ansi bool) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// escapesChar says whether escapeOutput escapes the multi-byte character
+// ch: only C1 and bidi controls, which config.Escape spells \uXXXX.
+func escapesChar(ch string) bool {
+	e := config.Escape(ch)
+	return e != ch && strings.HasPrefix(e, `\u`)
 }
 
 // csiLen is the length of an SGR or erase-line sequence at the start of s,

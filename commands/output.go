@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/urfave/cli/v3"
 	"go.yaml.in/yaml/v3"
 )
@@ -15,15 +16,18 @@ func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
 	t := termFor(cmd)
 	switch cmd.String("output") {
 	case "json":
-		emptySlices(v)
-		return writeJSON(t.Out, v)
+		return writeJSONOutput(t.Out, v)
 	case "yaml":
 		emptySlices(v)
 		return writeYAML(t.Out, v)
 	case "csv":
 		return usageErrorf("-o csv: only lbctl sweep writes CSV")
 	}
-	escapeStrings(v)
+	if r, ok := v.(*traffic.Report); ok {
+		escapeTrafficStrings(r)
+	} else {
+		escapeStrings(v)
+	}
 	if !t.Unicode() {
 		// Notes and decision paths are prose with a few typographic
 		// characters; in a pipe they become ASCII like the tables.
@@ -47,6 +51,20 @@ func (a asciiWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// writeJSONOutput is -o json: lists [] when empty, a traffic report
+// written directly (json_traffic.go), anything else by encoding/json.
+func writeJSONOutput(w io.Writer, v any) error {
+	if r, ok := v.(*traffic.Report); ok {
+		emptyTrafficSlices(r)
+		if b, ok := appendTrafficJSON(make([]byte, 0, trafficJSONSize(r)), r); ok {
+			_, err := w.Write(b)
+			return err
+		}
+	}
+	emptySlices(v)
+	return writeJSON(w, v)
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -162,3 +162,35 @@ func TestLongValuesCapped(t *testing.T) {
 		t.Errorf("completion offers %d names, want only the long one", len(vals))
 	}
 }
+
+// TestPlainOutputIsUnescaped: the guard's fast path is taken only for
+// bytes escapeOutput leaves alone, with and without ansi.
+func TestPlainOutputIsUnescaped(t *testing.T) {
+	check := func(p []byte) {
+		if !plainOutput(p) {
+			return
+		}
+		for _, ansi := range []bool{false, true} {
+			if e := escapeOutput(string(p), ansi); e != string(p) {
+				t.Fatalf("plainOutput(%q) but escapeOutput gives %q (ansi %v)", p, e, ansi)
+			}
+		}
+	}
+	for c := range 256 {
+		check([]byte{byte(c)})
+		check([]byte{'a', byte(c), 'b'})
+	}
+	check([]byte("{\n  \"name\": \"web\",\n\t\"share\": 0.5\n}\n"))
+	for r := rune(0x80); r < 0x3000; r++ {
+		check([]byte("a" + string(r) + "b"))
+		check([]byte{'a', byte(r >> 8), byte(r)})
+	}
+	for _, s := range []string{"—", "→", "é", "中", "\xe2\x80", "\xc2"} {
+		if !plainOutput([]byte(s)) {
+			t.Errorf("%q takes the slow path", s)
+		}
+	}
+	if plainOutput([]byte("a\x1b[31mb")) || plainOutput([]byte("a\u202eb")) || plainOutput([]byte("a\x7f")) || plainOutput([]byte("\r")) {
+		t.Fatal("a control character passed the fast path")
+	}
+}

@@ -115,7 +115,7 @@ func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, rend
 		snapshot = func() (*traffic.Report, error) {
 			cur, err := fetch()
 			if err == nil {
-				escapeStrings(cur)
+				escapeTrafficStrings(cur)
 			}
 			return cur, err
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -121,11 +122,19 @@ func RunGroups(cfgs []*config.Config, opts Options) []Finding {
 			disabled[r.ID] = true
 		}
 	}
-	var raw []Finding
-	for _, cfg := range cfgs {
+	// Configurations are independent (each has its own shared data; the
+	// Sources they share are read-only): check them on every core and
+	// join their findings in input order.
+	perCfg := make([][]Finding, len(cfgs))
+	rules := Rules()
+	model.Parallel(len(cfgs), func(i int) {
+		cfg := cfgs[i]
 		sh := newShared(cfg)
 		sh.strict = opts.Strict
-		for _, r := range Rules() {
+		if len(cfgs) == 1 {
+			sh.warm()
+		}
+		for _, r := range rules {
 			if disabled[r.ID] || r.Check == nil {
 				continue
 			}
@@ -133,10 +142,14 @@ func RunGroups(cfgs []*config.Config, opts Options) []Finding {
 				if !r.Applies(t) {
 					continue
 				}
-				p := &Pass{Cfg: cfg, Target: t, rule: r, out: &raw, shared: sh}
+				p := &Pass{Cfg: cfg, Target: t, rule: r, out: &perCfg[i], shared: sh}
 				r.Check(p)
 			}
 		}
+	})
+	var raw []Finding
+	for _, fs := range perCfg {
+		raw = append(raw, fs...)
 	}
 	raw = dedupe(raw)
 	kept := suppress(unionFiles(cfgs), raw, disabled)

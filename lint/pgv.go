@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/lbctl/lbctl/analyze/config"
 
@@ -213,37 +214,144 @@ func childMessage(m protoreflect.Message, fd protoreflect.FieldDescriptor, key s
 // walkAny calls f for every Any set anywhere inside m (not inside the Any
 // itself: its payload is validated as its own root).
 func walkAny(m protoreflect.Message, path string, f func(*anypb.Any, string)) {
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if fd.Message() == nil {
-			return true
+	w := anyWalker{f: f, segs: []pathSeg{{name: path}}}
+	w.walk(m)
+}
+
+// anyWalker keeps the path as segments and spells it only for an Any
+// found: building a string per field visited was most of LB1000's time.
+type anyWalker struct {
+	f    func(*anypb.Any, string)
+	segs []pathSeg
+}
+
+// pathSeg is a field name (joined with '.'), or a list index or map key
+// of the field before it.
+type pathSeg struct {
+	name  string
+	index int
+	key   *protoreflect.MapKey
+	elem  bool
+}
+
+func (w *anyWalker) path() string {
+	p := ""
+	for _, s := range w.segs {
+		switch {
+		case !s.elem:
+			p = joinPath(p, s.name)
+		case s.key != nil:
+			p += "[" + s.key.String() + "]"
+		default:
+			p += "[" + strconv.Itoa(s.index) + "]"
 		}
-		p := joinPath(path, string(fd.Name()))
-		visit := func(mv protoreflect.Message, p string) {
-			if a, ok := mv.Interface().(*anypb.Any); ok {
-				f(a, p)
-				return
-			}
-			walkAny(mv, p, f)
+	}
+	return p
+}
+
+func (w *anyWalker) visit(mv protoreflect.Message) {
+	if a, ok := mv.Interface().(*anypb.Any); ok {
+		w.f(a, w.path())
+		return
+	}
+	w.walk(mv)
+}
+
+func (w *anyWalker) walk(m protoreflect.Message) {
+	// Only the fields that can lead to an Any, in declaration order
+	// (Range's order is unspecified; protobuf-go shuffles it per build).
+	for _, fd := range anyFields(m.Descriptor()) {
+		if !m.Has(fd) {
+			continue
 		}
+		v := m.Get(fd)
+		w.segs = append(w.segs, pathSeg{name: string(fd.Name())})
 		switch {
 		case fd.IsList():
 			l := v.List()
 			for i := 0; i < l.Len(); i++ {
-				visit(l.Get(i).Message(), p+"["+strconv.Itoa(i)+"]")
+				w.segs = append(w.segs, pathSeg{index: i, elem: true})
+				w.visit(l.Get(i).Message())
+				w.segs = w.segs[:len(w.segs)-1]
 			}
 		case fd.IsMap():
-			if fd.MapValue().Message() == nil {
-				return true
-			}
 			v.Map().Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
-				visit(mv.Message(), p+"["+k.String()+"]")
+				w.segs = append(w.segs, pathSeg{key: &k, elem: true})
+				w.visit(mv.Message())
+				w.segs = w.segs[:len(w.segs)-1]
 				return true
 			})
 		default:
-			visit(v.Message(), p)
+			w.visit(v.Message())
 		}
+		w.segs = w.segs[:len(w.segs)-1]
+	}
+}
+
+// anyFieldsOf caches anyFields per message type.
+var anyFieldsOf sync.Map // protoreflect.FullName -> []protoreflect.FieldDescriptor
+
+// anyFields lists md's fields whose value can hold an Any at any depth.
+func anyFields(md protoreflect.MessageDescriptor) []protoreflect.FieldDescriptor {
+	if v, ok := anyFieldsOf.Load(md.FullName()); ok {
+		return v.([]protoreflect.FieldDescriptor)
+	}
+	var out []protoreflect.FieldDescriptor
+	fields := md.Fields()
+	for i := 0; i < fields.Len(); i++ {
+		if fd := fields.Get(i); fd.Message() != nil && mayHoldAny(fd) {
+			out = append(out, fd)
+		}
+	}
+	anyFieldsOf.Store(md.FullName(), out)
+	return out
+}
+
+// anyReach caches, per message type, whether an Any can be reached from
+// it: most of a cluster (endpoints, addresses, durations) cannot, and
+// walking it built a path string per field for nothing.
+var anyReach sync.Map // protoreflect.FullName -> bool
+
+// mayHoldAny says whether field fd's value (a message, list or map of
+// messages) can hold an Any at any depth.
+func mayHoldAny(fd protoreflect.FieldDescriptor) bool {
+	md := fd.Message()
+	if fd.IsMap() {
+		md = fd.MapValue().Message()
+	}
+	if md == nil {
+		return false
+	}
+	if v, ok := anyReach.Load(md.FullName()); ok {
+		return v.(bool)
+	}
+	// A fresh search per type: caching the types met on the way would be
+	// wrong inside a cycle still being searched.
+	yes := reachesAny(md, map[protoreflect.FullName]bool{})
+	anyReach.Store(md.FullName(), yes)
+	return yes
+}
+
+func reachesAny(md protoreflect.MessageDescriptor, seen map[protoreflect.FullName]bool) bool {
+	if md.FullName() == "google.protobuf.Any" {
 		return true
-	})
+	}
+	if seen[md.FullName()] {
+		return false
+	}
+	seen[md.FullName()] = true
+	fields := md.Fields()
+	for i := 0; i < fields.Len(); i++ {
+		fd := fields.Get(i)
+		sub := fd.Message()
+		if fd.IsMap() {
+			sub = fd.MapValue().Message()
+		}
+		if sub != nil && reachesAny(sub, seen) {
+			return true
+		}
+	}
+	return false
 }
 
 // pgvRule builds a rule reporting the violations match selects (and

@@ -27,6 +27,27 @@ func newShared(cfg *config.Config) *shared {
 	return &shared{cfg: cfg, models: map[*config.Cluster]*model.Model{}}
 }
 
+// warm fills the shared data most runs use (route index, models, proto
+// validation), the three at once on a large configuration: each is a
+// full pass over it that the first rule asking would otherwise pay alone.
+func (s *shared) warm() {
+	if len(s.cfg.Clusters)+len(s.cfg.Routes) < 256 {
+		return
+	}
+	model.Parallel(3, func(i int) {
+		switch i {
+		case 0:
+			s.RoutesTo("")
+		case 1:
+			for _, cl := range s.cfg.Clusters {
+				s.Model(cl) // the only task touching s.models
+			}
+		case 2:
+			s.Violations()
+		}
+	})
+}
+
 // Model is model.Of(cfg, cl), cached.
 func (s *shared) Model(cl *config.Cluster) *model.Model {
 	if m, ok := s.models[cl]; ok {

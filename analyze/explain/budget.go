@@ -7,40 +7,12 @@ import (
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
-// addBudgets fills the failure budget of each priority (of an aggregate,
-// each linearized level) of cr, cluster cl's report, from the same inputs
-// explain computed it from (--set-health applied). The levels are
-// recomputed by lbmodel with one more host failed at a time, so the
-// budgets carry Envoy's integer rounding.
-func addBudgets(c *config.Config, cl *config.Cluster, opt model.Options, cr *traffic.ClusterReport) error {
-	m, _, err := model.With(c, cl, opt)
-	if err != nil {
-		return err
-	}
-	if m.IsAggregate {
-		if cr.Aggregate == nil {
-			return nil
-		}
-		children, err := model.AggregateInputs(c, m, opt)
-		if err != nil {
-			return err
-		}
-		bs := lbmodel.AggregateBudgets(children, m.PanicThreshold, opt.BudgetOrder)
-		if !cr.EndpointsMissing {
-			cr.Notes = append(cr.Notes, orderNote(opt.BudgetOrder))
-		}
-		for i := range cr.Aggregate.Levels {
-			if i < len(bs) {
-				cr.Aggregate.Levels[i].Budget = &traffic.AggregateBudget{Budget: budgetReport(bs[i].Budget), BeforeFailover: bs[i].BeforeFailover}
-			}
-		}
-		return nil
-	}
-	// model.ClusterInputOf without building the model a second time.
-	in, _, err := model.Input(c, cl, m, model.Settings(c, cl), opt)
-	if err != nil {
-		return err
-	}
+// addBudgets fills the failure budget of each priority of cr, cluster
+// cl's report, from the model and input explain computed it from
+// (--set-health applied). The levels are recomputed by lbmodel with one
+// more host failed at a time, so the budgets carry Envoy's integer
+// rounding.
+func addBudgets(in lbmodel.ClusterInput, opt model.Options, cr *traffic.ClusterReport) error {
 	bs := lbmodel.ClusterBudgets(in, opt.BudgetOrder)
 	if len(bs) > 0 && !cr.EndpointsMissing {
 		cr.Notes = append(cr.Notes, orderNote(opt.BudgetOrder))
@@ -52,6 +24,28 @@ func addBudgets(c *config.Config, cl *config.Cluster, opt model.Options, cr *tra
 		}
 	}
 	return addLocalityBudgets(in, opt.BudgetOrder, cr)
+}
+
+// addAggregateBudgets fills the budget of each linearized level of an
+// aggregate cluster's report.
+func addAggregateBudgets(c *config.Config, m *model.Model, opt model.Options, cr *traffic.ClusterReport) error {
+	if cr.Aggregate == nil {
+		return nil
+	}
+	children, err := model.AggregateInputs(c, m, opt)
+	if err != nil {
+		return err
+	}
+	bs := lbmodel.AggregateBudgets(children, m.PanicThreshold, opt.BudgetOrder)
+	if !cr.EndpointsMissing {
+		cr.Notes = append(cr.Notes, orderNote(opt.BudgetOrder))
+	}
+	for i := range cr.Aggregate.Levels {
+		if i < len(bs) {
+			cr.Aggregate.Levels[i].Budget = &traffic.AggregateBudget{Budget: budgetReport(bs[i].Budget), BeforeFailover: bs[i].BeforeFailover}
+		}
+	}
+	return nil
 }
 
 // addLocalityBudgets fills the budget of each locality explain lists

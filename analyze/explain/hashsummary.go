@@ -49,7 +49,7 @@ func hashNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.LBS
 	}
 	var out []string
 	for i := range hs.Levels {
-		pr, _ := placement.Describe(hs, i, m.Policy)
+		pr := placement.Summarize(hs, i, m.Policy)
 		if pr.Hosts == 0 {
 			continue
 		}

@@ -1,9 +1,11 @@
 package explain
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"math"
+	"slices"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -19,13 +21,21 @@ func Build(c *config.Config, clusters []*config.Cluster, opt model.Options) (*tr
 			return nil, fmt.Errorf("--set-health %s: no such cluster", o.Spec)
 		}
 	}
-	r := &traffic.Report{Clusters: []traffic.ClusterReport{}}
+	// Clusters are independent: explain them on every core, then read the
+	// results in input order so the report and the first error are those
+	// of a sequential run.
+	if len(clusters) > 1 {
+		c.RoutesTo("") // fills the route index before the workers read it
+	}
+	results := make([]clusterResult, len(clusters))
+	model.Parallel(len(clusters), func(i int) {
+		cr, err := explainCluster(c, clusters[i], opt)
+		results[i] = clusterResult{cr, err}
+	})
+	r := &traffic.Report{Clusters: make([]traffic.ClusterReport, 0, len(clusters))}
 	var rejected []error // every cluster Envoy rejects, one line each
-	for _, cl := range clusters {
-		cr, err := explainCluster(c, cl, opt)
-		if err == nil {
-			err = addBudgets(c, cl, opt, &cr)
-		}
+	for i, cl := range clusters {
+		err := results[i].err
 		var re *model.RejectedError
 		if errors.As(err, &re) {
 			rejected = append(rejected, re) // positioned at the field already
@@ -34,12 +44,17 @@ func Build(c *config.Config, clusters []*config.Cluster, opt model.Options) (*tr
 		if err != nil {
 			return nil, fmt.Errorf("%s: cluster %q: %w", c.Sources.Pos(cl.Proto), cl.Name(), err)
 		}
-		r.Clusters = append(r.Clusters, cr)
+		r.Clusters = append(r.Clusters, results[i].cr)
 	}
 	if len(rejected) > 0 {
 		return nil, errors.Join(rejected...)
 	}
 	return r, nil
+}
+
+type clusterResult struct {
+	cr  traffic.ClusterReport
+	err error
 }
 
 func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (traffic.ClusterReport, error) {
@@ -60,7 +75,11 @@ func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (tr
 		EndpointsMissing:       len(m.Hosts) == 0 && edsUnloaded(cl),
 	}
 	if m.IsAggregate {
-		return explainAggregate(c, cr, m, opt)
+		cr, err := explainAggregate(c, cr, m, opt)
+		if err != nil {
+			return cr, err
+		}
+		return cr, addAggregateBudgets(c, m, opt, &cr)
 	}
 	in, hostLB, err := model.Input(c, cl, m, s, opt)
 	if err != nil {
@@ -91,7 +110,8 @@ func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (tr
 		cr.ZoneRouting = zoneReport(shares.Zone)
 	}
 	cr.Notes = append(cr.Notes, clusterNotes(c, cl, m, s, in, shares, hostLB, opt)...)
-	return cr, nil
+	// The budgets reuse this model and input (and its tables).
+	return cr, addBudgets(in, opt, &cr)
 }
 
 func localityReports(shares lbmodel.Shares, p int) []traffic.LocalityReport {
@@ -131,26 +151,74 @@ func zoneReport(z *lbmodel.ZoneRouting) *traffic.ZoneRoutingReport {
 }
 
 func hostReports(cluster string, hosts []lbmodel.Host, shares []float64, lb *model.HostPolicy) []traffic.HostReport {
+	// Ordered by share first, then built in that order: sorting the
+	// reports themselves moved every large row log n times.
+	keys := make([]shareKey, len(hosts))
+	for i := range hosts {
+		keys[i] = shareKey{i: int32(i)}
+		if lb.Computable && i < len(shares) {
+			keys[i].share, keys[i].has = CleanShare(shares[i]), true
+		}
+	}
+	sortByShare(keys)
 	out := make([]traffic.HostReport, len(hosts))
-	for i, h := range hosts {
-		out[i] = traffic.HostReport{
+	for k, key := range keys {
+		h := &hosts[key.i]
+		out[k] = traffic.HostReport{
 			Cluster: cluster, Address: h.Address, Hostname: h.Hostname, Priority: h.Priority,
 			Region: h.Locality.Region, Zone: h.Locality.Zone, SubZone: h.Locality.SubZone,
 			Health: h.Status.String(), Weight: max(1, h.Weight),
 		}
-		if lb.Computable && i < len(shares) {
-			v := CleanShare(shares[i])
-			out[i].Share = &v
+		if key.has {
+			v := key.share
+			out[k].Share = &v
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].Share, out[j].Share
-		if a == nil || b == nil {
-			return a != nil && b == nil
-		}
-		return *a > *b
-	})
 	return out
+}
+
+// shareKey is a host's place in hostReports' order: its share (has: known)
+// and its index before sorting.
+type shareKey struct {
+	share float64
+	has   bool
+	i     int32
+}
+
+// sortByShare sorts keys by share, largest first, unknown shares last,
+// stably. Without NaN the order is total once ties go by index, and any
+// sort gives the stable order; with NaN (no strict weak order) it is
+// slices.SortStableFunc, which runs sort.SliceStable's very steps, so the
+// order is the one the reports had when sorted whole.
+func sortByShare(keys []shareKey) {
+	for _, k := range keys {
+		if k.has && math.IsNaN(k.share) {
+			slices.SortStableFunc(keys, func(a, b shareKey) int {
+				if shareLess(a.has, a.share, b.has, b.share) {
+					return -1
+				}
+				return 1 // only "< 0" is ever tested
+			})
+			return
+		}
+	}
+	slices.SortFunc(keys, func(a, b shareKey) int {
+		switch {
+		case shareLess(a.has, a.share, b.has, b.share):
+			return -1
+		case shareLess(b.has, b.share, a.has, a.share):
+			return 1
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+}
+
+// shareLess: a known share before an unknown one, then the larger first.
+func shareLess(aHas bool, a float64, bHas bool, b float64) bool {
+	if !aHas || !bHas {
+		return aHas && !bHas
+	}
+	return a > b
 }
 
 func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model, opt model.Options) (traffic.ClusterReport, error) {
@@ -214,16 +282,21 @@ func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model
 	for _, cl := range as.Load.ClusterLoad {
 		ar.ClusterLoad = append(ar.ClusterLoad, traffic.AggregateClusterLd{Cluster: cl.Cluster, Load: cl.Load})
 	}
+	var hosts []traffic.HostReport
 	for _, ch := range as.Children {
-		cr.Hosts = append(cr.Hosts, hostReports(ch.Name, childModels[ch.Name].Hosts, ch.Hosts, childLB[ch.Name])...)
+		hosts = append(hosts, hostReports(ch.Name, childModels[ch.Name].Hosts, ch.Hosts, childLB[ch.Name])...)
 	}
-	sort.SliceStable(cr.Hosts, func(i, j int) bool {
-		a, b := cr.Hosts[i].Share, cr.Hosts[j].Share
-		if a == nil || b == nil {
-			return a != nil && b == nil
+	keys := make([]shareKey, len(hosts))
+	for i, h := range hosts {
+		keys[i] = shareKey{i: int32(i), has: h.Share != nil}
+		if h.Share != nil {
+			keys[i].share = *h.Share
 		}
-		return *a > *b
-	})
+	}
+	sortByShare(keys)
+	for _, k := range keys {
+		cr.Hosts = append(cr.Hosts, hosts[k.i])
+	}
 	cr.Aggregate = ar
 	cr.Notes = append(cr.Notes, aggregateNotes(c, m, as, childLB)...)
 	return cr, nil

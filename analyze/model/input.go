@@ -147,12 +147,7 @@ func hashShares(tables *lbmodel.TableCache, policy string, all, source []lbmodel
 	if len(source) == 0 {
 		return out, nil
 	}
-	var level []lbmodel.Host
-	for _, h := range all {
-		if h.Priority == source[0].Priority {
-			level = append(level, h)
-		}
-	}
+	level := PriorityHosts(all, source[0].Priority)
 	// The source is every host of the priority only in panic (or when all
 	// are healthy, where both readings agree).
 	panic := len(source) == len(level)
@@ -176,6 +171,35 @@ func hashShares(tables *lbmodel.TableCache, policy string, all, source []lbmodel
 		hs = t.Shares()
 	}
 	return lbmodel.SharesByAddress(source, hs), nil
+}
+
+// PriorityHosts is the hosts of priority p in order: a subslice of all
+// when they are contiguous (hosts of a priority usually are; no copy),
+// else a copy.
+func PriorityHosts(all []lbmodel.Host, p int) []lbmodel.Host {
+	first, last, n := -1, -1, 0
+	for i := range all {
+		if all[i].Priority == p {
+			if first < 0 {
+				first = i
+			}
+			last = i
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	if last-first+1 == n {
+		return all[first : last+1 : last+1]
+	}
+	level := make([]lbmodel.Host, 0, n)
+	for i := range all {
+		if all[i].Priority == p {
+			level = append(level, all[i])
+		}
+	}
+	return level
 }
 
 // HealthOverride is one --set-health what-if.

@@ -46,12 +46,7 @@ func build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettin
 	levels := lbmodel.LevelsFromHosts(hosts, m.OverprovisioningFactor, m.WeightedPriorityHealth)
 	hs := &Setup{Policy: policy, Load: lbmodel.ComputePriorityLoad(levels, m.PanicThreshold)}
 	for p := range levels {
-		var in []lbmodel.Host
-		for _, h := range hosts {
-			if h.Priority == p {
-				in = append(in, h)
-			}
-		}
+		in := model.PriorityHosts(hosts, p) // read-only: may share hosts' array
 		pl := Level{Priority: p, Hosts: in}
 		if p < len(hs.Load.Levels) {
 			pl.Panic = hs.Load.Levels[p].Panic

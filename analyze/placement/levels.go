@@ -2,7 +2,7 @@ package placement
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/lbctl/lbctl/lbmodel"
 )
@@ -81,14 +81,58 @@ func StructureName(policy string) string {
 }
 
 // Describe describes level i and its hosts (every host of the level;
-// those outside the ring or table with 0 entries).
+// those outside the ring or table with 0 entries), by share, largest first.
 func Describe(hs *Setup, i int, policy string) (HashPriority, []HashHost) {
+	pl := &hs.Levels[i]
+	shares, weights := pl.Shares(), pl.Weights()
+	pr := summarize(hs, i, policy, shares)
+	if len(pl.Hosts) == 0 {
+		return pr, nil
+	}
+	byAddr := make(map[string]int, len(shares))
+	for k, s := range shares {
+		byAddr[s.Address] = k
+	}
+	hosts := make([]HashHost, 0, len(pl.Hosts))
+	for _, h := range pl.Hosts {
+		hh := HashHost{Address: h.Address, Priority: i, Health: h.Status.String()}
+		if k, ok := byAddr[h.Address]; ok {
+			hh.Entries, hh.Share, hh.Expected = shares[k].Entries, lbmodel.CleanFloat(shares[k].Share), lbmodel.CleanFloat(weights[k].Weight)
+			delete(byAddr, h.Address) // duplicate addresses: first only
+		}
+		hosts = append(hosts, hh)
+	}
+	// Sorts indexes, then moves each row once. slices.SortStableFunc runs
+	// sort.SliceStable's steps, so the order is unchanged (NaN included).
+	order := make([]int32, len(hosts))
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		if hosts[a].Share > hosts[b].Share {
+			return -1
+		}
+		return 1 // only "< 0" is ever tested
+	})
+	sorted := make([]HashHost, len(hosts))
+	for k, j := range order {
+		sorted[k] = hosts[j]
+	}
+	return pr, sorted
+}
+
+// Summarize is Describe without the host list: the level's size, spread
+// and verdict, for explain's notes.
+func Summarize(hs *Setup, i int, policy string) HashPriority {
+	return summarize(hs, i, policy, hs.Levels[i].Shares())
+}
+
+func summarize(hs *Setup, i int, policy string, shares []lbmodel.HostShare) HashPriority {
 	pl := &hs.Levels[i]
 	pr := HashPriority{Priority: i, Panic: pl.Panic, Hosts: len(pl.Hosts), Size: pl.Size()}
 	if i < len(hs.Load.Levels) {
 		pr.HealthyLoad, pr.DegradedLoad = hs.Load.Levels[i].HealthyLoad, hs.Load.Levels[i].DegradedLoad
 	}
-	shares := pl.Shares()
 	weights := pl.Weights()
 	pr.InTable = len(weights)
 	if pl.Ring != nil {
@@ -98,10 +142,6 @@ func Describe(hs *Setup, i int, policy string) (HashPriority, []HashHost) {
 	}
 	st := lbmodel.ComputeShareStats(shares)
 	pr.MinShare, pr.MaxShare, pr.StdDev = lbmodel.CleanFloat(st.Min), lbmodel.CleanFloat(st.Max), lbmodel.CleanFloat(st.StdDev)
-	byAddr := map[string]int{}
-	for k, s := range shares {
-		byAddr[s.Address] = k
-	}
 	expected := make([]float64, len(shares))
 	for k := range shares {
 		expected[k] = weights[k].Weight
@@ -114,17 +154,7 @@ func Describe(hs *Setup, i int, policy string) (HashPriority, []HashHost) {
 		weighted = weighted || e != expected[0]
 	}
 	pr.Verdict = verdict(pr, policy, weighted)
-	var hosts []HashHost
-	for _, h := range pl.Hosts {
-		hh := HashHost{Address: h.Address, Priority: i, Health: h.Status.String()}
-		if k, ok := byAddr[h.Address]; ok {
-			hh.Entries, hh.Share, hh.Expected = shares[k].Entries, lbmodel.CleanFloat(shares[k].Share), lbmodel.CleanFloat(weights[k].Weight)
-			delete(byAddr, h.Address) // duplicate addresses: first only
-		}
-		hosts = append(hosts, hh)
-	}
-	sort.SliceStable(hosts, func(a, b int) bool { return hosts[a].Share > hosts[b].Share })
-	return pr, hosts
+	return pr
 }
 
 // verdict says in plain words whether the level's placement is even
