@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
 	"strconv"
 )
@@ -75,10 +74,8 @@ type Ring struct {
 	MinHashesPerHost, MaxHashesPerHost uint64
 	Warnings                           []string
 
-	// bucket[b] is the first point whose top bits (hash>>shift) are >= b,
-	// for b in 0..len(bucket)-1; the last element is Len(). Built by Index.
-	bucket []uint32
-	shift  uint8
+	// index answers most lookups with one load (ringindex.go).
+	index ringIndex
 }
 
 // Len is the number of points on the ring.
@@ -188,69 +185,4 @@ func sortRingPoints(hashes []uint64, hosts []int32) ([]uint64, []int32) {
 		shost, dhost = dhost, shost
 	}
 	return sh, shost
-}
-
-// Index builds the bucket index over Hashes (call it after setting Hashes
-// by hand). About one point per bucket: 2^k buckets, 2^k <= max(Len(), 2).
-func (r *Ring) Index() {
-	n := len(r.Hashes)
-	if n == 0 {
-		r.bucket = nil
-		return
-	}
-	k := max(bits.Len(uint(n))-1, 1) // shift stays in 1..63
-	r.shift = uint8(64 - k)
-	r.bucket = make([]uint32, (1<<k)+1)
-	i := 0
-	for b := range r.bucket {
-		for i < n && r.Hashes[i]>>r.shift < uint64(b) {
-			i++
-		}
-		r.bucket[b] = uint32(i)
-	}
-}
-
-// Lookup is Ring::chooseHost (ring_hash_lb.cc): ketama's binary search
-// lands on the first point whose hash is >= h, wrapping to point 0 past the
-// last one (TestRingLookupMatchesFirstGreaterOrEqual holds it to that).
-// Here the bucket of h's top bits gives the range to scan. Attempt k > 0
-// (retry host predicate) moves k points further, modulo the ring length.
-// ok is false for an empty ring.
-func (r *Ring) Lookup(h uint64, attempt uint32) (entry int, ok bool) {
-	n := len(r.Hashes)
-	if n == 0 {
-		return 0, false
-	}
-	if len(r.bucket) == 0 {
-		r.Index()
-	}
-	b := h >> (r.shift & 63)
-	lo, hi := int(r.bucket[b]), int(r.bucket[b+1])
-	for hi-lo > 8 {
-		mid := int(uint(lo+hi) >> 1)
-		if r.Hashes[mid] < h {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	for lo < hi && r.Hashes[lo] < h {
-		lo++
-	}
-	if lo == n {
-		lo = 0
-	}
-	if attempt > 0 {
-		lo = int((uint64(lo) + uint64(attempt)) % uint64(n))
-	}
-	return lo, true
-}
-
-// Pick is Lookup returning the host index (into Hosts) instead of the entry.
-func (r *Ring) Pick(h uint64, attempt uint32) (host int, ok bool) {
-	e, ok := r.Lookup(h, attempt)
-	if !ok {
-		return 0, false
-	}
-	return int(r.EntryHosts[e]), true
 }
