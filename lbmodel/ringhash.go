@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
-	"strconv"
 )
 
 // Ring hash limits: DefaultMinRingSize / DefaultMaxRingSize (ring_hash_lb.h)
@@ -128,7 +128,11 @@ func BuildRing(nw NormalizedWeights, cfg RingConfig) (*Ring, error) {
 		target += float64(scale * wh.Weight)
 		var n uint64
 		for current < target {
-			buf = strconv.AppendUint(append(append(buf[:0], key...), '_'), n, 10)
+			if n == 0 {
+				buf = append(append(buf[:0], key...), '_', '0')
+			} else {
+				buf = incDecimal(buf, len(key)+1)
+			}
 			hashes = append(hashes, cfg.HashFunction.sumBytes(buf))
 			hosts = append(hosts, int32(i))
 			n++
@@ -144,10 +148,26 @@ func BuildRing(nw NormalizedWeights, cfg RingConfig) (*Ring, error) {
 	return r, nil
 }
 
+// incDecimal adds one to the decimal number buf[from:] (no leading zeros,
+// as strconv writes it): "key_9" becomes "key_10" without reformatting.
+func incDecimal(buf []byte, from int) []byte {
+	for i := len(buf) - 1; i >= from; i-- {
+		if buf[i] != '9' {
+			buf[i]++
+			return buf
+		}
+		buf[i] = '0'
+	}
+	buf = append(buf, '0')
+	buf[from] = '1'
+	return buf
+}
+
 // sortRingPoints is Envoy's stable sort by hash: equal hashes keep build
-// order. Large rings take an LSD radix sort over the two arrays (stable by
-// construction, eight byte-wide passes), which beats comparison sorts from
-// a few hundred points.
+// order. Small rings take a comparison sort, rings up to bucketSortMax
+// points one stable counting pass on the top bits (about half a point a
+// bucket) and an insertion sort of what is left out of order, larger ones
+// an LSD radix sort (eight byte-wide passes, stable by construction).
 func sortRingPoints(hashes []uint64, hosts []int32) ([]uint64, []int32) {
 	if len(hashes) < 256 {
 		es := make([]RingEntry, len(hashes))
@@ -160,6 +180,59 @@ func sortRingPoints(hashes []uint64, hosts []int32) ([]uint64, []int32) {
 		}
 		return hashes, hosts
 	}
+	if len(hashes) <= bucketSortMax {
+		if h, ho, ok := bucketSortPoints(hashes, hosts); ok {
+			return h, ho
+		}
+		// Crowded top bits (hashes that are not uniform): the points are
+		// still in stable order among equal hashes, so the radix sort
+		// finishes the job.
+	}
+	return radixSortPoints(hashes, hosts)
+}
+
+const bucketSortMax = 1 << 20
+
+// bucketSortPoints scatters the points by their top bits into new arrays
+// (stable), then insertion-sorts them (stable: only greater hashes move).
+// ok is false, the arrays left in a stable partial order, when the
+// insertion sort would take more than a few moves a point.
+func bucketSortPoints(hashes []uint64, hosts []int32) ([]uint64, []int32, bool) {
+	n := len(hashes)
+	k := bits.Len(uint(n)) // 2^k > n
+	shift := uint(64 - k)
+	next := make([]int32, 1<<k)
+	for _, h := range hashes {
+		next[h>>shift]++
+	}
+	pos := int32(0)
+	for b, c := range next {
+		next[b] = pos
+		pos += c
+	}
+	dh, dhost := make([]uint64, n), make([]int32, n)
+	for i, h := range hashes {
+		p := next[h>>shift]
+		next[h>>shift]++
+		dh[p], dhost[p] = h, hosts[i]
+	}
+	moves, budget := 0, 4*n
+	for i := 1; i < n; i++ {
+		h, ho := dh[i], dhost[i]
+		j := i
+		for j > 0 && dh[j-1] > h {
+			dh[j], dhost[j] = dh[j-1], dhost[j-1]
+			j--
+		}
+		dh[j], dhost[j] = h, ho
+		if moves += i - j; moves > budget {
+			return dh, dhost, false
+		}
+	}
+	return dh, dhost, true
+}
+
+func radixSortPoints(hashes []uint64, hosts []int32) ([]uint64, []int32) {
 	sh, shost := hashes, hosts
 	dh, dhost := make([]uint64, len(hashes)), make([]int32, len(hosts))
 	var count [256]int

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -96,5 +97,16 @@ func TestRingIndexLayouts(t *testing.T) {
 	var empty Ring
 	if _, ok := empty.Pick(1, 0); ok {
 		t.Error("an empty ring picks nothing")
+	}
+}
+
+// The ring's keys "key_0", "key_1", ... are counted up in place.
+func TestIncDecimalMatchesFormat(t *testing.T) {
+	buf := []byte("10.0.0.1:80_0")
+	for n := 1; n <= 100500; n++ {
+		buf = incDecimal(buf, len("10.0.0.1:80_"))
+		if want := "10.0.0.1:80_" + strconv.Itoa(n); string(buf) != want {
+			t.Fatalf("%q, want %q", buf, want)
+		}
 	}
 }
