@@ -46,3 +46,44 @@ func BenchmarkMaglevCounts(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHashClusterShares is explain's lbmodel work for one small
+// RING_HASH or MAGLEV cluster (3 hosts, defaults): ClusterShares with the
+// precomputed policy analyze/model wires (normalize the priority's hosts,
+// the cluster's table cache, shares mapped back by address).
+func BenchmarkHashClusterShares(b *testing.B) {
+	hosts := benchHosts(3)
+	for _, policy := range []string{"RING_HASH", "MAGLEV"} {
+		b.Run("policy="+policy, func(b *testing.B) {
+			for b.Loop() {
+				var tables TableCache
+				in := ClusterInput{Hosts: hosts, PanicThreshold: 50}
+				in.LB.Policy = PolicyPrecomputed
+				in.LB.Precomputed = func(source []Host) ([]float64, error) {
+					nw, err := NormalizeWeights(hosts, NormalizeOptions{Panic: len(source) == len(hosts)})
+					if err != nil {
+						return nil, err
+					}
+					var hs []HostShare
+					if policy == "RING_HASH" {
+						r, err := tables.Ring(nw, DefaultRingConfig())
+						if err != nil {
+							return nil, err
+						}
+						hs = r.Shares()
+					} else {
+						t, err := tables.MaglevCounts(nw, DefaultMaglevConfig())
+						if err != nil {
+							return nil, err
+						}
+						hs = t.Shares()
+					}
+					return SharesByAddress(source, hs), nil
+				}
+				if _, err := ClusterShares(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
