@@ -164,10 +164,10 @@ func incDecimal(buf []byte, from int) []byte {
 }
 
 // sortRingPoints is Envoy's stable sort by hash: equal hashes keep build
-// order. Small rings take a comparison sort, rings up to bucketSortMax
-// points one stable counting pass on the top bits (about half a point a
-// bucket) and an insertion sort of what is left out of order, larger ones
-// an LSD radix sort (eight byte-wide passes, stable by construction).
+// order. Small rings take a comparison sort, the others one stable counting
+// pass on the top bits (one or two points a bucket) and an insertion sort
+// of what is left out of order; an LSD radix sort (eight byte-wide passes,
+// stable by construction) finishes when the top bits crowd.
 func sortRingPoints(hashes []uint64, hosts []int32) ([]uint64, []int32) {
 	if len(hashes) < 256 {
 		es := make([]RingEntry, len(hashes))
@@ -180,18 +180,14 @@ func sortRingPoints(hashes []uint64, hosts []int32) ([]uint64, []int32) {
 		}
 		return hashes, hosts
 	}
-	if len(hashes) <= bucketSortMax {
-		if h, ho, ok := bucketSortPoints(hashes, hosts); ok {
-			return h, ho
-		}
-		// Crowded top bits (hashes that are not uniform): the points are
-		// still in stable order among equal hashes, so the radix sort
-		// finishes the job.
+	h, ho, ok := bucketSortPoints(hashes, hosts)
+	if ok {
+		return h, ho
 	}
-	return radixSortPoints(hashes, hosts)
+	// Equal hashes are still in build order: the radix sort finishes, with
+	// the input arrays as its scratch.
+	return radixSortPoints(h, ho, hashes, hosts)
 }
-
-const bucketSortMax = 1 << 20
 
 // bucketSortPoints scatters the points by their top bits into new arrays
 // (stable), then insertion-sorts them (stable: only greater hashes move).
@@ -199,7 +195,7 @@ const bucketSortMax = 1 << 20
 // insertion sort would take more than a few moves a point.
 func bucketSortPoints(hashes []uint64, hosts []int32) ([]uint64, []int32, bool) {
 	n := len(hashes)
-	k := bits.Len(uint(n)) // 2^k > n
+	k := bits.Len(uint(n)) - 1 // n/2 < 2^k <= n: 4 bytes a point at most
 	shift := uint(64 - k)
 	next := make([]int32, 1<<k)
 	for _, h := range hashes {
@@ -232,9 +228,9 @@ func bucketSortPoints(hashes []uint64, hosts []int32) ([]uint64, []int32, bool) 
 	return dh, dhost, true
 }
 
-func radixSortPoints(hashes []uint64, hosts []int32) ([]uint64, []int32) {
+// radixSortPoints sorts using dh and dhost (as long) as scratch.
+func radixSortPoints(hashes []uint64, hosts []int32, dh []uint64, dhost []int32) ([]uint64, []int32) {
 	sh, shost := hashes, hosts
-	dh, dhost := make([]uint64, len(hashes)), make([]int32, len(hosts))
 	var count [256]int
 	for shift := uint(0); shift < 64; shift += 8 {
 		count = [256]int{}

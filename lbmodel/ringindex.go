@@ -17,12 +17,14 @@ import (
 // more points (multiBit, with the index of its first point), go to a short
 // scan of Hashes.
 //
-// m = Len()/ringIndexLoad: at load 1/2 about 1.4 % of uniform hashes land in
-// a bucket of three points or more (9 % of two or more). Memory: 16 bytes a
-// point, 128 MiB for Envoy's largest ring of 8M points (whose Hashes and
-// EntryHosts take 96 MiB).
+// m = Len()/ringIndexLoad, at most maxIndexWords: at load 1/2 about 1.4 %
+// of uniform hashes land in a bucket of three points or more (9 % of two or
+// more). Memory: 16 bytes a point up to 4M points, then 64 MiB (Envoy's
+// largest ring, 8M points at load 1, 8 % crowded; its Hashes and EntryHosts
+// take 96 MiB).
 const (
 	ringIndexLoad = 0.5
+	maxIndexWords = 1 << 23
 	multiBit      = uint64(1) << 63
 	minSplitBits  = 12 // a tie on the kept bits then has odds <= 2^-12
 	maxPerWord    = 2
@@ -70,7 +72,7 @@ func (r *Ring) Index() {
 	if k == 0 || maxHost < 0 {
 		return
 	}
-	x := ringIndex{built: true, m: uint64(float64(n)/ringIndexLoad) + 1, sb: uint8(sb), tShift: uint8(64 - sb),
+	x := ringIndex{built: true, m: min(uint64(float64(n)/ringIndexLoad)+1, maxIndexWords), sb: uint8(sb), tShift: uint8(64 - sb),
 		hostBase: uint8(k * sb), hb: uint8(hb), splitMask: 1<<sb - 1, hostMask: 1<<hb - 1}
 	if k == 1 {
 		x.fill1 = 1 << 62
