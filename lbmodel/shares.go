@@ -212,6 +212,12 @@ func (m *model) addSource(dist []float64, noHost *float64, src []int, weight flo
 // The slice returned is shared between callers: read it only.
 func (m *model) sourceDist(p int, degraded bool, b Bucket) ([]float64, float64, error) {
 	k := distKey{p, degraded, b}
+	if m.in.LB.Policy != PolicyRandom {
+		k.b = FullBucket // only random picks by the priority hash's range
+	}
+	if m.in.LB.Policy == PolicyPrecomputed && !m.in.LocalityWeighted {
+		k.degraded = false // one table per priority serves both (below)
+	}
 	if r, ok := m.dists[k]; ok {
 		return r.dist, r.noHost, nil
 	}
