@@ -78,43 +78,45 @@ func (r *Ring) Index() {
 		x.fill1 = 1 << 62
 	}
 	x.words = make([]uint64, x.m)
+	usb, uhb, uk := uint(sb), uint(hb), uint(k)
+	base := uk * usb
 	// An empty bucket: every split absent, host 0 the next point's.
 	var noSplits uint64
-	for j := range k {
-		noSplits |= x.splitMask << (j * sb)
+	for j := range uk {
+		noSplits |= x.splitMask << (j * usb)
 	}
-	base := k * sb
 	next := uint64(0) // first bucket not yet written
 	for i := 0; i < n; {
-		b, _ := bits.Mul64(r.Hashes[i], x.m)
+		b, lo := bits.Mul64(r.Hashes[i], x.m)
 		start := i
-		w := uint64(0)
-		for ; i < n; i++ {
-			hi, lo := bits.Mul64(r.Hashes[i], x.m)
-			if hi != b {
+		var w uint64
+		for {
+			if j := uint(i - start); j < uk {
+				w |= lo>>(64-usb)<<(j*usb) | uint64(r.EntryHosts[i])<<(base+j*uhb)
+			}
+			if i++; i == n {
 				break
 			}
-			if j := i - start; j < k {
-				w |= (lo >> (64 - sb)) << (j * sb)
-				w |= uint64(r.EntryHosts[i]) << (base + j*hb)
+			var hi uint64
+			if hi, lo = bits.Mul64(r.Hashes[i], x.m); hi != b {
+				break
 			}
 		}
 		fill := noSplits | uint64(r.EntryHosts[start])<<base
 		for ; next < b; next++ {
 			x.words[next] = fill
 		}
-		c := i - start
-		if c > k {
+		if c := uint(i - start); c > uk {
 			w = multiBit | uint64(start)
 		} else {
-			for j := c; j < k; j++ {
-				w |= x.splitMask << (j * sb)
+			for j := c; j < uk; j++ {
+				w |= x.splitMask << (j * usb)
 			}
 			after := 0 // the first point after the bucket, wrapping to 0
 			if i < n {
 				after = i
 			}
-			w |= uint64(r.EntryHosts[after]) << (base + c*hb)
+			w |= uint64(r.EntryHosts[after]) << (base + c*uhb)
 		}
 		x.words[b] = w
 		next = b + 1
