@@ -132,7 +132,14 @@ func buildMaglev(nw NormalizedWeights, cfg MaglevConfig, withSlots bool) (*Magle
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(t.Keys[a], t.Keys[b]) })
+	// Stable on equal keys: ties go by input index (a total order, so the
+	// faster unstable sort gives the stable result).
+	slices.SortFunc(order, func(a, b int) int {
+		if c := cmp.Compare(t.Keys[a], t.Keys[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	entries := make([]entry, len(order))
 	for i, h := range order {
 		entries[i] = entry{host: h, weight: nw.Hosts[h].Weight}
@@ -194,7 +201,7 @@ func buildMaglev(nw NormalizedWeights, cfg MaglevConfig, withSlots bool) (*Magle
 	if len(entries) == 1 {
 		t.MinEntriesPerHost, t.MaxEntriesPerHost = 1, 1
 	}
-	t.Warnings = keyWarnings(t.Keys)
+	t.Warnings = keyWarningsSorted(t.Keys, order)
 	return t, nil
 }
 

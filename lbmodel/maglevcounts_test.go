@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -105,4 +106,27 @@ func TestMaglevCountsLargestTable(t *testing.T) {
 	}
 	checkCountsMatchFull(t, "equal h=3", mustNormalize(t, benchHosts(3), NormalizeOptions{}), MaxMaglevTableSize)
 	checkCountsMatchFull(t, "weights 1,2,3", floatNW([]float64{1, 2, 3}), MaxMaglevTableSize)
+}
+
+// The Maglev build reads key warnings off its sorted order: the same
+// warnings, in the same order, as keyWarnings.
+func TestKeyWarningsSortedMatches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	for trial := range 300 {
+		keys := make([]string, rng.IntN(30))
+		for i := range keys {
+			keys[i] = []string{"", "a", "b", "c", "10.0.0.1:80", "z"}[rng.IntN(6)]
+			if trial%3 == 0 {
+				keys[i] = fmt.Sprint(rng.IntN(1000))
+			}
+		}
+		order := make([]int, len(keys))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+		if got, want := keyWarningsSorted(keys, order), keyWarnings(keys); !slices.Equal(got, want) {
+			t.Fatalf("%q: %q, want %q", keys, got, want)
+		}
+	}
 }
