@@ -10,12 +10,12 @@ import (
 // place inside its bucket: for h and p in one bucket, h <= p exactly when
 // low(h) <= low(p) (h*m is monotone and injective). One 64-bit word a
 // bucket answers Pick without touching Hashes or EntryHosts when the bucket
-// holds at most K points (K = 2 up to 2^13 hosts, else 1): the top T bits of
-// each point's low word ("splits", ascending) and K+1 hosts, the i-th being
-// the answer when i splits are below h's top T bits (the last one is the
-// host of the first point after the bucket). Equal top bits, or a bucket of
-// more points (multiBit, with the index of its first point), go to a short
-// scan of Hashes.
+// holds at most K points (K = 2 up to 2^13 hosts, 1 up to 2^25, then no
+// index): the top T bits of each point's low word ("splits", ascending) and
+// K+1 hosts, the i-th being the answer when i splits are below h's top T
+// bits (the last one is the host of the first point after the bucket).
+// Equal top bits, or a bucket of more points (multiBit, with the index of
+// its first point), go to a search of Hashes.
 //
 // m = Len()/ringIndexLoad, at most maxIndexWords: at load 1/2 about 1.4 %
 // of uniform hashes land in a bucket of three points or more (9 % of two or
@@ -176,8 +176,8 @@ func (r *Ring) Lookup(h uint64, attempt uint32) (entry int, ok bool) {
 }
 
 // firstAtLeast is the first point with hash >= h, or Len(): a galloping
-// search from a crowded bucket's first point, else from where a uniform
-// hash would sit (a few probes either way).
+// search from a crowded bucket's first point (a step or two), else from
+// where h would sit among uniform points (O(log) probes of the distance).
 func (r *Ring) firstAtLeast(h uint64) int {
 	n := len(r.Hashes)
 	g, _ := bits.Mul64(h, uint64(n))
