@@ -183,12 +183,12 @@ func groupByLocality(hosts []Host, local *Locality) []localityGroup {
 // them is then unspecified in Envoy).
 func keyWarnings(keys []string) []string {
 	var w []string
-	seen := map[string]int{}
+	seen := make(map[string]int, len(keys))
 	for _, k := range keys {
 		seen[k]++
 	}
 	if seen[""] > 0 {
-		w = append(w, "a host has an empty hash key; Envoy only asserts against this in debug builds")
+		w = append(w, emptyKeyWarning)
 	}
 	var dups []string
 	for k, n := range seen {
@@ -198,7 +198,32 @@ func keyWarnings(keys []string) []string {
 	}
 	slices.Sort(dups)
 	for _, k := range dups {
-		w = append(w, fmt.Sprintf("hash key %q is shared by %d hosts; Envoy's order among them is unspecified", k, seen[k]))
+		w = append(w, fmt.Sprintf(sharedKeyWarning, k, seen[k]))
+	}
+	return w
+}
+
+const (
+	emptyKeyWarning  = "a host has an empty hash key; Envoy only asserts against this in debug builds"
+	sharedKeyWarning = "hash key %q is shared by %d hosts; Envoy's order among them is unspecified"
+)
+
+// keyWarningsSorted is keyWarnings for keys visited in sorted order (as
+// the Maglev build has them): equal keys are adjacent, no map needed.
+func keyWarningsSorted(keys []string, order []int) []string {
+	var w []string
+	for i := 0; i < len(order); {
+		k, j := keys[order[i]], i+1
+		for j < len(order) && keys[order[j]] == k {
+			j++
+		}
+		switch {
+		case k == "":
+			w = append(w, emptyKeyWarning)
+		case j-i > 1:
+			w = append(w, fmt.Sprintf(sharedKeyWarning, k, j-i))
+		}
+		i = j
 	}
 	return w
 }

@@ -96,8 +96,9 @@ func BuildMaglev(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
 
 // BuildMaglevCounts is BuildMaglev without the slots (Slots stays nil, so
 // Pick finds no host): every claim of the fill succeeds, so how many slots
-// each host gets follows from the weight schedule alone, without probing.
-// Enough for shares and the placement summary; lookups need BuildMaglev.
+// each host gets follows from the weight schedule alone (maglevCounts: no
+// table, no hashing, closed form for equal weights). Enough for shares and
+// the placement summary; lookups need BuildMaglev.
 func BuildMaglevCounts(nw NormalizedWeights, cfg MaglevConfig) (*MaglevTable, error) {
 	return buildMaglev(nw, cfg, false)
 }
@@ -131,7 +132,14 @@ func buildMaglev(nw NormalizedWeights, cfg MaglevConfig, withSlots bool) (*Magle
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(t.Keys[a], t.Keys[b]) })
+	// Stable on equal keys: ties go by input index (a total order, so the
+	// faster unstable sort gives the stable result).
+	slices.SortFunc(order, func(a, b int) int {
+		if c := cmp.Compare(t.Keys[a], t.Keys[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	entries := make([]entry, len(order))
 	for i, h := range order {
 		entries[i] = entry{host: h, weight: nw.Hosts[h].Weight}
@@ -140,34 +148,47 @@ func buildMaglev(nw NormalizedWeights, cfg MaglevConfig, withSlots bool) (*Magle
 			entries[i].cur, entries[i].skip = XXHash64(k)%n, XXHash64Seed(k, 1)%(n-1)+1
 		}
 	}
-	var full []uint64
-	if withSlots {
-		t.Slots = make([]int32, n)
-		// Probes test a bitmap of taken slots (8 KiB for the default size,
-		// in L1) instead of the 256 KiB table.
-		full = make([]uint64, (n+63)/64)
+	var counts []uint64
+	if !withSlots {
+		w := make([]float64, len(entries))
+		for i, e := range entries {
+			w[i] = e.weight
+		}
+		counts = maglevCounts(w, nw.Max, n)
 	}
-	filled := uint64(0)
-	for iteration := uint32(1); filled < n; iteration++ {
-		for i := 0; i < len(entries) && filled < n; i++ {
-			e := &entries[i]
-			if float64(iteration)*e.weight < e.target {
-				continue
-			}
-			e.target += nw.Max
-			if withSlots {
-				// Envoy computes (offset + skip*next) % n afresh; stepping
-				// by skip modulo n is the same slot without a division
-				// (next < n and skip < n: Envoy's product never wraps).
-				for full[e.cur>>6]&(1<<(e.cur&63)) != 0 {
+	for i, c := range counts {
+		entries[i].count = c
+	}
+	if counts == nil {
+		var full []uint64
+		if withSlots {
+			t.Slots = make([]int32, n)
+			// Probes test a bitmap of taken slots (8 KiB for the default size,
+			// in L1) instead of the 256 KiB table.
+			full = make([]uint64, (n+63)/64)
+		}
+		filled := uint64(0)
+		for iteration := uint32(1); filled < n; iteration++ {
+			for i := 0; i < len(entries) && filled < n; i++ {
+				e := &entries[i]
+				if float64(iteration)*e.weight < e.target {
+					continue
+				}
+				e.target += nw.Max
+				if withSlots {
+					// Envoy computes (offset + skip*next) % n afresh; stepping
+					// by skip modulo n is the same slot without a division
+					// (next < n and skip < n: Envoy's product never wraps).
+					for full[e.cur>>6]&(1<<(e.cur&63)) != 0 {
+						e.cur = stepMod(e.cur, e.skip, n)
+					}
+					full[e.cur>>6] |= 1 << (e.cur & 63)
+					t.Slots[e.cur] = int32(e.host)
 					e.cur = stepMod(e.cur, e.skip, n)
 				}
-				full[e.cur>>6] |= 1 << (e.cur & 63)
-				t.Slots[e.cur] = int32(e.host)
-				e.cur = stepMod(e.cur, e.skip, n)
+				e.count++
+				filled++
 			}
-			e.count++
-			filled++
 		}
 	}
 	t.Counts = make([]uint64, len(nw.Hosts))
@@ -180,7 +201,7 @@ func buildMaglev(nw NormalizedWeights, cfg MaglevConfig, withSlots bool) (*Magle
 	if len(entries) == 1 {
 		t.MinEntriesPerHost, t.MaxEntriesPerHost = 1, 1
 	}
-	t.Warnings = keyWarnings(t.Keys)
+	t.Warnings = keyWarningsSorted(t.Keys, order)
 	return t, nil
 }
 

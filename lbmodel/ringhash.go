@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"strconv"
 )
 
 // Ring hash limits: DefaultMinRingSize / DefaultMaxRingSize (ring_hash_lb.h)
@@ -75,10 +74,8 @@ type Ring struct {
 	MinHashesPerHost, MaxHashesPerHost uint64
 	Warnings                           []string
 
-	// bucket[b] is the first point whose top bits (hash>>shift) are >= b,
-	// for b in 0..len(bucket)-1; the last element is Len(). Built by Index.
-	bucket []uint32
-	shift  uint8
+	// index answers most lookups with one load (ringindex.go).
+	index ringIndex
 }
 
 // Len is the number of points on the ring.
@@ -131,7 +128,11 @@ func BuildRing(nw NormalizedWeights, cfg RingConfig) (*Ring, error) {
 		target += float64(scale * wh.Weight)
 		var n uint64
 		for current < target {
-			buf = strconv.AppendUint(append(append(buf[:0], key...), '_'), n, 10)
+			if n == 0 {
+				buf = append(append(buf[:0], key...), '_', '0')
+			} else {
+				buf = incDecimal(buf, len(key)+1)
+			}
 			hashes = append(hashes, cfg.HashFunction.sumBytes(buf))
 			hosts = append(hosts, int32(i))
 			n++
@@ -147,10 +148,26 @@ func BuildRing(nw NormalizedWeights, cfg RingConfig) (*Ring, error) {
 	return r, nil
 }
 
+// incDecimal adds one to the decimal number buf[from:] (no leading zeros,
+// as strconv writes it): "key_9" becomes "key_10" without reformatting.
+func incDecimal(buf []byte, from int) []byte {
+	for i := len(buf) - 1; i >= from; i-- {
+		if buf[i] != '9' {
+			buf[i]++
+			return buf
+		}
+		buf[i] = '0'
+	}
+	buf = append(buf, '0')
+	buf[from] = '1'
+	return buf
+}
+
 // sortRingPoints is Envoy's stable sort by hash: equal hashes keep build
-// order. Large rings take an LSD radix sort over the two arrays (stable by
-// construction, eight byte-wide passes), which beats comparison sorts from
-// a few hundred points.
+// order. Small rings take a comparison sort, the others one stable counting
+// pass on the top bits (one or two points a bucket) and an insertion sort
+// of what is left out of order; an LSD radix sort (eight byte-wide passes,
+// stable by construction) finishes when the top bits crowd.
 func sortRingPoints(hashes []uint64, hosts []int32) ([]uint64, []int32) {
 	if len(hashes) < 256 {
 		es := make([]RingEntry, len(hashes))
@@ -163,8 +180,57 @@ func sortRingPoints(hashes []uint64, hosts []int32) ([]uint64, []int32) {
 		}
 		return hashes, hosts
 	}
+	h, ho, ok := bucketSortPoints(hashes, hosts)
+	if ok {
+		return h, ho
+	}
+	// Equal hashes are still in build order: the radix sort finishes, with
+	// the input arrays as its scratch.
+	return radixSortPoints(h, ho, hashes, hosts)
+}
+
+// bucketSortPoints scatters the points by their top bits into new arrays
+// (stable), then insertion-sorts them (stable: only greater hashes move).
+// ok is false, the arrays left in a stable partial order, when the
+// insertion sort would take more than a few moves a point.
+func bucketSortPoints(hashes []uint64, hosts []int32) ([]uint64, []int32, bool) {
+	n := len(hashes)
+	k := bits.Len(uint(n)) - 1 // n/2 < 2^k <= n: 4 bytes a point at most
+	shift := uint(64 - k)
+	next := make([]int32, 1<<k)
+	for _, h := range hashes {
+		next[h>>shift]++
+	}
+	pos := int32(0)
+	for b, c := range next {
+		next[b] = pos
+		pos += c
+	}
+	dh, dhost := make([]uint64, n), make([]int32, n)
+	for i, h := range hashes {
+		p := next[h>>shift]
+		next[h>>shift]++
+		dh[p], dhost[p] = h, hosts[i]
+	}
+	moves, budget := 0, 4*n
+	for i := 1; i < n; i++ {
+		h, ho := dh[i], dhost[i]
+		j := i
+		for j > 0 && dh[j-1] > h {
+			dh[j], dhost[j] = dh[j-1], dhost[j-1]
+			j--
+		}
+		dh[j], dhost[j] = h, ho
+		if moves += i - j; moves > budget {
+			return dh, dhost, false
+		}
+	}
+	return dh, dhost, true
+}
+
+// radixSortPoints sorts using dh and dhost (as long) as scratch.
+func radixSortPoints(hashes []uint64, hosts []int32, dh []uint64, dhost []int32) ([]uint64, []int32) {
 	sh, shost := hashes, hosts
-	dh, dhost := make([]uint64, len(hashes)), make([]int32, len(hosts))
 	var count [256]int
 	for shift := uint(0); shift < 64; shift += 8 {
 		count = [256]int{}
@@ -188,69 +254,4 @@ func sortRingPoints(hashes []uint64, hosts []int32) ([]uint64, []int32) {
 		shost, dhost = dhost, shost
 	}
 	return sh, shost
-}
-
-// Index builds the bucket index over Hashes (call it after setting Hashes
-// by hand). About one point per bucket: 2^k buckets, 2^k <= max(Len(), 2).
-func (r *Ring) Index() {
-	n := len(r.Hashes)
-	if n == 0 {
-		r.bucket = nil
-		return
-	}
-	k := max(bits.Len(uint(n))-1, 1) // shift stays in 1..63
-	r.shift = uint8(64 - k)
-	r.bucket = make([]uint32, (1<<k)+1)
-	i := 0
-	for b := range r.bucket {
-		for i < n && r.Hashes[i]>>r.shift < uint64(b) {
-			i++
-		}
-		r.bucket[b] = uint32(i)
-	}
-}
-
-// Lookup is Ring::chooseHost (ring_hash_lb.cc): ketama's binary search
-// lands on the first point whose hash is >= h, wrapping to point 0 past the
-// last one (TestRingLookupMatchesFirstGreaterOrEqual holds it to that).
-// Here the bucket of h's top bits gives the range to scan. Attempt k > 0
-// (retry host predicate) moves k points further, modulo the ring length.
-// ok is false for an empty ring.
-func (r *Ring) Lookup(h uint64, attempt uint32) (entry int, ok bool) {
-	n := len(r.Hashes)
-	if n == 0 {
-		return 0, false
-	}
-	if len(r.bucket) == 0 {
-		r.Index()
-	}
-	b := h >> (r.shift & 63)
-	lo, hi := int(r.bucket[b]), int(r.bucket[b+1])
-	for hi-lo > 8 {
-		mid := int(uint(lo+hi) >> 1)
-		if r.Hashes[mid] < h {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	for lo < hi && r.Hashes[lo] < h {
-		lo++
-	}
-	if lo == n {
-		lo = 0
-	}
-	if attempt > 0 {
-		lo = int((uint64(lo) + uint64(attempt)) % uint64(n))
-	}
-	return lo, true
-}
-
-// Pick is Lookup returning the host index (into Hosts) instead of the entry.
-func (r *Ring) Pick(h uint64, attempt uint32) (host int, ok bool) {
-	e, ok := r.Lookup(h, attempt)
-	if !ok {
-		return 0, false
-	}
-	return int(r.EntryHosts[e]), true
 }

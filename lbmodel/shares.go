@@ -89,6 +89,21 @@ type model struct {
 	dsched     []bool
 	zone       *ZoneRouting
 	localPanic bool
+	// dists memoizes sourceDist: ClusterShares asks for each priority's
+	// healthy and degraded source twice (traffic, then the locality view),
+	// and a hash policy's shares cost a table walk each time.
+	dists map[distKey]sourceDistResult
+}
+
+type distKey struct {
+	p        int
+	degraded bool
+	b        Bucket
+}
+
+type sourceDistResult struct {
+	dist   []float64
+	noHost float64
 }
 
 func newModel(c ClusterInput) (*model, error) {
@@ -194,7 +209,30 @@ func (m *model) addSource(dist []float64, noHost *float64, src []int, weight flo
 // sourceDist is the per-host distribution of a request that chose priority p
 // with the given availability, following ZoneAwareLoadBalancerBase::hostSourceToUse.
 // b is the range of the priority hash that led here (see RandomSharesGiven).
+// The slice returned is shared between callers: read it only.
 func (m *model) sourceDist(p int, degraded bool, b Bucket) ([]float64, float64, error) {
+	k := distKey{p, degraded, b}
+	if m.in.LB.Policy != PolicyRandom {
+		k.b = FullBucket // only random picks by the priority hash's range
+	}
+	if m.in.LB.Policy == PolicyPrecomputed && !m.in.LocalityWeighted {
+		k.degraded = false // one table per priority serves both (below)
+	}
+	if r, ok := m.dists[k]; ok {
+		return r.dist, r.noHost, nil
+	}
+	dist, noHost, err := m.computeSourceDist(p, degraded, b)
+	if err != nil {
+		return nil, 0, err
+	}
+	if m.dists == nil {
+		m.dists = map[distKey]sourceDistResult{}
+	}
+	m.dists[k] = sourceDistResult{dist, noHost}
+	return dist, noHost, nil
+}
+
+func (m *model) computeSourceDist(p int, degraded bool, b Bucket) ([]float64, float64, error) {
 	dist := make([]float64, len(m.in.Hosts))
 	noHost := 0.0
 	if p >= len(m.levels) {

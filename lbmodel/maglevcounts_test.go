@@ -1,0 +1,132 @@
+package lbmodel
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// checkCountsMatchFull holds the counts-only fill (maglevCounts) to the
+// full table build: same slots per host, gauges and shares.
+func checkCountsMatchFull(t *testing.T, name string, nw NormalizedWeights, size uint64) {
+	t.Helper()
+	cfg := MaglevConfig{TableSize: size}
+	full, err := BuildMaglev(nw, cfg)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	counts, err := BuildMaglevCounts(nw, cfg)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if counts.Slots != nil || !slices.Equal(full.Counts, counts.Counts) ||
+		full.MinEntriesPerHost != counts.MinEntriesPerHost || full.MaxEntriesPerHost != counts.MaxEntriesPerHost ||
+		!slices.Equal(full.Shares(), counts.Shares()) {
+		t.Fatalf("%s: counts-only %v (min %d max %d), full table %v (min %d max %d)", name,
+			counts.Counts, counts.MinEntriesPerHost, counts.MaxEntriesPerHost,
+			full.Counts, full.MinEntriesPerHost, full.MaxEntriesPerHost)
+	}
+}
+
+// floatNW is a normalized vector with the given raw weights scaled to sum 1
+// (as locality weighting leaves them: no integer ratios).
+func floatNW(raw []float64) NormalizedWeights {
+	sum := 0.0
+	for _, w := range raw {
+		sum += w
+	}
+	nw := NormalizedWeights{Min: 2}
+	for i, w := range raw {
+		w /= sum
+		nw.Hosts = append(nw.Hosts, WeightedHost{Host: Host{Address: fmt.Sprintf("10.0.%d.%d:80", i>>8, i&255), Weight: 1}, Weight: w})
+		nw.Min, nw.Max = min(nw.Min, w), max(nw.Max, w)
+	}
+	return nw
+}
+
+func TestMaglevCountsWithoutTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	sizes := []uint64{2, 3, 5, 7, 13, 251, 997, 65537}
+	// Equal weights: the closed form, every host count and table size.
+	for _, h := range []int{1, 2, 3, 4, 7, 64, 100, 1000} {
+		for _, size := range sizes {
+			nw := mustNormalize(t, benchHosts(h), NormalizeOptions{})
+			checkCountsMatchFull(t, fmt.Sprintf("equal h=%d size=%d", h, size), nw, size)
+		}
+	}
+	for trial := range 300 {
+		h := 1 + rng.IntN(60)
+		if trial%10 == 0 {
+			h = 200 + rng.IntN(800)
+		}
+		size := sizes[rng.IntN(len(sizes))]
+		raw := make([]float64, h)
+		kind := trial % 5
+		for i := range raw {
+			switch kind {
+			case 0: // small integer weights
+				raw[i] = float64(1 + rng.IntN(5))
+			case 1: // wide integer weights
+				raw[i] = float64(1 + rng.IntN(100000))
+			case 2: // locality-style fractions
+				raw[i] = rng.Float64() + 1e-3
+			case 3: // extreme ratios: one heavy host
+				raw[i] = 1
+				if i == 0 {
+					raw[i] = []float64{1e3, 1e6, 1e9}[rng.IntN(3)]
+				}
+			case 4: // two weights, many of each
+				raw[i] = []float64{1, 3}[rng.IntN(2)]
+			}
+		}
+		if kind == 3 && h > 1 {
+			rng.Shuffle(h, func(i, j int) { raw[i], raw[j] = raw[j], raw[i] })
+		}
+		checkCountsMatchFull(t, fmt.Sprintf("trial %d kind %d h=%d size=%d", trial, kind, h, size), floatNW(raw), size)
+	}
+	// Integer host weights through NormalizeWeights, extremes included.
+	hosts := benchHosts(5)
+	for i, w := range []uint32{1, 1 << 31, 7, 1, 1 << 30} {
+		hosts[i].Weight = w
+	}
+	checkCountsMatchFull(t, "uint32 extremes", mustNormalize(t, hosts, NormalizeOptions{}), 65537)
+	// A Max no weight reaches (hand-built) takes the plain fill.
+	nw := floatNW([]float64{1, 2, 3})
+	nw.Max *= 1.5
+	checkCountsMatchFull(t, "max above every weight", nw, 251)
+}
+
+// The closed form relies on every host claiming in every iteration up to
+// the largest table size (5,000,011 slots).
+func TestMaglevCountsLargestTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 5M-slot tables")
+	}
+	checkCountsMatchFull(t, "equal h=3", mustNormalize(t, benchHosts(3), NormalizeOptions{}), MaxMaglevTableSize)
+	checkCountsMatchFull(t, "weights 1,2,3", floatNW([]float64{1, 2, 3}), MaxMaglevTableSize)
+}
+
+// The Maglev build reads key warnings off its sorted order: the same
+// warnings, in the same order, as keyWarnings.
+func TestKeyWarningsSortedMatches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	for trial := range 300 {
+		keys := make([]string, rng.IntN(30))
+		for i := range keys {
+			keys[i] = []string{"", "a", "b", "c", "10.0.0.1:80", "z"}[rng.IntN(6)]
+			if trial%3 == 0 {
+				keys[i] = fmt.Sprint(rng.IntN(1000))
+			}
+		}
+		order := make([]int, len(keys))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+		if got, want := keyWarningsSorted(keys, order), keyWarnings(keys); !slices.Equal(got, want) {
+			t.Fatalf("%q: %q, want %q", keys, got, want)
+		}
+	}
+}
