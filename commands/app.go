@@ -24,6 +24,7 @@ var env = os.Getenv
 // reported as an internal error.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	fitAddressSpace()
+	collectLater()
 	// Everything printed goes through a guard (guard.go).
 	stdout, stderr = newGuard(stdout), newGuard(stderr)
 	defer func() {
