@@ -84,6 +84,7 @@ type tree struct {
 	maps   int              // mapping nodes: about the messages they decode to
 	deep   bool             // JSON nested past MaxDepth (checkExpansion's work)
 	id     int32            // index+1 in Sources.trees, once a node is recorded
+	base   uint32           // then the id of its first node (Sources.record)
 }
 
 // node is a handle on one entry; the zero node is "no node". skip, when
