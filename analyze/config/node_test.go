@@ -1,6 +1,7 @@
 package config
 
 import (
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -8,8 +9,8 @@ import (
 func TestEntrySize(t *testing.T) {
 	// The point of the tree: a node costs its entry plus its place in its
 	// parent's child list.
-	if got := unsafe.Sizeof(entry{}) + unsafe.Sizeof(int32(0)); got > 32 {
-		t.Errorf("a node costs %d bytes, want at most 32", got)
+	if got := unsafe.Sizeof(entry{}) + unsafe.Sizeof(int32(0)); got > 20 {
+		t.Errorf("a node costs %d bytes, want at most 20", got)
 	}
 }
 
@@ -72,5 +73,35 @@ f: |
 	}
 	if v, _ := mapGet(w, "c"); v.ok() {
 		t.Error("without c still finds c")
+	}
+}
+
+// An offset is placed on the line and column counting gives, across
+// marks' blocks: short lines, and a line longer than several blocks.
+func TestOffsetLineCol(t *testing.T) {
+	src := "{\n" + strings.Repeat("  \"k\": 1,\n", 1000) + " \"long\": \"" + strings.Repeat("x", 3*markBlock+17) + "\"\n}\n"
+	tr := &tree{src: src, offsets: true}
+	line, col := 1, 1
+	for off := 0; off < len(src); off++ {
+		if l, c := tr.offsetLineCol(off); l != line || c != col {
+			t.Fatalf("offset %d at %d:%d, want %d:%d", off, l, c, line, col)
+		}
+		if src[off] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+}
+
+// Lines and columns too large to pack keep their values.
+func TestWidePos(t *testing.T) {
+	tr := &tree{}
+	for _, p := range [][2]int{{1, 1}, {0, 0}, {3, 4095}, {3, 4096}, {1<<20 - 1, 7}, {1 << 20, 7}, {5_000_000, 100_000}} {
+		i := tr.add(entry{kind: uint8(scalarNode)})
+		tr.setPos(i, p[0], p[1])
+		if l, c := (node{t: tr, i: i}).lineCol(); l != p[0] || c != p[1] {
+			t.Errorf("%v read back as %d:%d", p, l, c)
+		}
 	}
 }
