@@ -195,10 +195,12 @@ func (t *tree) offsetLineCol(off int) (int, int) {
 	k := off / markBlock
 	m := t.marks[k]
 	blk := t.src[k*markBlock : off]
-	line, start := int(m.line)+strings.Count(blk, "\n"), int(m.start)
-	if i := strings.LastIndexByte(blk, '\n'); i >= 0 {
-		start = k*markBlock + i + 1
+	n := strings.Count(blk, "\n")
+	start := int(m.start)
+	if n > 0 {
+		start = k*markBlock + strings.LastIndexByte(blk, '\n') + 1
 	}
+	line := int(m.line) + n
 	return line, off - start + 1
 }
 
