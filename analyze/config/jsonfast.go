@@ -21,7 +21,9 @@ func parseJSONNodes(src string) (root node, ok bool) {
 	t := &tree{src: src, offsets: true}
 	s := &jsonScanner{t: t, src: src, line: 1}
 	s.space()
-	if s.pos >= len(s.src) || (s.src[s.pos] != '{' && s.src[s.pos] != '[') {
+	// Offsets and line marks are 32-bit: past 2 GiB (--max-input raised)
+	// yaml.v3's path reads it.
+	if len(src) >= 1<<31 || s.pos >= len(s.src) || (s.src[s.pos] != '{' && s.src[s.pos] != '[') {
 		return node{}, false
 	}
 	// About one node per 8 bytes of compact JSON, not counting the
