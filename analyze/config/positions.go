@@ -59,11 +59,11 @@ func (p *positions) find(k unsafe.Pointer) (uint32, bool) {
 	}
 	p.mu.RLock()
 	id, ok, scan := p.lookup(k)
-	logLen := len(p.keys)
+	cost := 4*len(p.keys) + len(p.sorted) + 4096 // sort the log, merge
 	p.mu.RUnlock()
-	// Sorting costs a few passes over the log: once lookups have read
-	// that much of it, index it (ski rental: never over twice the best).
-	if scan > 0 && p.scanned.Add(int64(scan)) > int64(4*logLen+4096) {
+	// Once lookups have read about as much of the log as indexing it
+	// costs, index it (ski rental: never over twice the best).
+	if scan > 0 && p.scanned.Add(int64(scan)) > int64(cost) {
 		p.index()
 	}
 	return id, ok
