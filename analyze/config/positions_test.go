@@ -186,3 +186,33 @@ func TestPositionsConcurrentLookups(t *testing.T) {
 		t.Error("lookups never built the index")
 	}
 }
+
+// The index is built only once lookups have scanned about what building
+// it costs: a lookup of the first message (explain's cluster) never sorts.
+func TestPositionsIndexOnDemand(t *testing.T) {
+	objs := make([]int64, 10000)
+	var p positions
+	for i := range objs {
+		p.add(unsafe.Pointer(&objs[i]), uint32(i))
+	}
+	for range 1000 {
+		if id, ok := p.find(unsafe.Pointer(&objs[0])); !ok || id != 0 {
+			t.Fatalf("first record: %d %v", id, ok)
+		}
+	}
+	if p.sorted != nil {
+		t.Fatal("index built for lookups that scan one entry")
+	}
+	var other int64
+	for i := 0; p.sorted == nil; i++ {
+		if i > 5 { // 4 log lengths + 4096 entries: 5 full scans
+			t.Fatalf("no index after %d missed lookups", i)
+		}
+		if _, ok := p.find(unsafe.Pointer(&other)); ok {
+			t.Fatal("found a message never recorded")
+		}
+	}
+	if len(p.sorted) != len(objs) || len(p.keys) != 0 {
+		t.Fatalf("index of %d, log of %d", len(p.sorted), len(p.keys))
+	}
+}
