@@ -29,7 +29,7 @@ func parseJSONNodes(src string) (root node, ok bool) {
 	// About one node per 8 bytes of compact JSON, not counting the
 	// indentation of pretty-printed dumps; growing past it is fine.
 	t.nodes = make([]entry, 0, (len(src)-strings.Count(src, " ")-strings.Count(src, "\n"))/8+16)
-	t.kids = make([]int32, 0, cap(t.nodes))
+	t.kids = make([]int32, 0, cap(t.nodes)/2) // most children are runs (setKids)
 	i := s.value(0)
 	if s.bad {
 		return node{}, false
@@ -145,7 +145,7 @@ func (s *jsonScanner) container(depth int, kind nodeKind, tag uint8, end byte, a
 	s.space()
 	if s.pos < len(s.src) && s.src[s.pos] == end {
 		s.pos++
-		s.t.nodes[n].a = uint32(len(s.t.kids))
+		s.t.setKids(n, nil)
 		return n
 	}
 	for !s.bad {
@@ -183,9 +183,7 @@ func (s *jsonScanner) container(depth int, kind nodeKind, tag uint8, end byte, a
 		}
 		if s.src[s.pos] == end {
 			s.pos++
-			e := &s.t.nodes[n]
-			e.a, e.b = uint32(len(s.t.kids)), uint32(len(s.stack)-base)
-			s.t.kids = append(s.t.kids, s.stack[base:]...)
+			s.t.setKids(n, s.stack[base:])
 			s.stack = s.stack[:base]
 			return n
 		}

@@ -10,7 +10,8 @@ import (
 // The loader's own document tree: one flat slice of small entries per
 // file, kept alive by Sources for positions. yaml.v3's Node (~150 bytes
 // plus a Content slice each) made a 100k-host cluster ~200 MB of tree;
-// an entry is 16 bytes plus 4 in its parent's child list, and scalar
+// an entry is 16 bytes plus, unless its siblings are consecutive entries,
+// 4 in its parent's child list (kids), and scalar
 // values of JSON input stay substrings of the input.
 
 // nodeKind is what a node is, as yaml.v3's Kind (documents are unwrapped).
@@ -66,11 +67,13 @@ const (
 	flagStrs   = 1 << iota // a scalar's value is tree.strs[a], not src[a:a+b]
 	flagAnchor             // the node carries an anchor
 	flagWide               // line and column too large to pack: in tree.wide
+	flagRun                // a container's children are entries a, a+1, …
 )
 
 // entry is one node. a and b: a scalar's value (offset and length in src,
-// or an index in strs); a container's children (first index in kids and
-// count); an alias's target and its name's index in strs. at is where the
+// or an index in strs); a container's children (first index in kids, or
+// the first child with flagRun, and count); an alias's target and its
+// name's index in strs. at is where the
 // node starts: its offset in src for JSON (tree.offsets), else its line and
 // column packed (packPos).
 type entry struct {
@@ -253,7 +256,33 @@ func (n node) child(i int) node {
 	if n.skip != 0 && i >= int(n.skip)-1 {
 		i += 2
 	}
-	return node{t: n.t, i: n.t.kids[int(n.t.nodes[n.i].a)+i]}
+	e := &n.t.nodes[n.i]
+	if e.flags&flagRun != 0 {
+		return node{t: n.t, i: int32(e.a) + int32(i)}
+	}
+	return node{t: n.t, i: n.t.kids[int(e.a)+i]}
+}
+
+// setKids gives container i its children c. Entries are added depth
+// first, so children are consecutive entries when no child but the last
+// has children of its own (a socket_address, an address): those need no
+// place in kids.
+func (t *tree) setKids(i int32, c []int32) {
+	e := &t.nodes[i]
+	e.b = uint32(len(c))
+	run := true
+	for j := 1; j < len(c) && run; j++ {
+		run = c[j] == c[0]+int32(j)
+	}
+	if run {
+		e.flags |= flagRun
+		if len(c) > 0 {
+			e.a = uint32(c[0])
+		}
+		return
+	}
+	e.a = uint32(len(t.kids))
+	t.kids = append(t.kids, c...)
 }
 
 // target is the node an alias names.
@@ -369,9 +398,7 @@ func (t *tree) fromYAML(root *yaml.Node) node {
 				c := conv(c)
 				stack = append(stack, c)
 			}
-			t.nodes[i].a = uint32(len(t.kids))
-			t.nodes[i].b = uint32(len(stack) - base)
-			t.kids = append(t.kids, stack[base:]...)
+			t.setKids(i, stack[base:])
 			stack = stack[:base]
 		}
 		return i

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"go.yaml.in/yaml/v3"
 )
 
 func TestEntrySize(t *testing.T) {
@@ -103,5 +105,36 @@ func TestWidePos(t *testing.T) {
 		if l, c := (node{t: tr, i: i}).lineCol(); l != p[0] || c != p[1] {
 			t.Errorf("%v read back as %d:%d", p, l, c)
 		}
+	}
+}
+
+// Children read the same whether they are a run of entries or listed in
+// kids: every node of a document matches yaml.v3's, child by child, for
+// the tree converted from yaml.v3 and for the JSON fast path's.
+func TestChildrenRunsAndLists(t *testing.T) {
+	src := `{"a": {"b": {"c": 1, "d": [2, 3]}, "e": [], "f": {}}, "g": [{"h": 4}, {"i": {"j": 5}}, 6], "k": {"l": {"m": {}}}}`
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	fast, ok := parseJSONNodes(src)
+	if !ok {
+		t.Fatal("fast path refused")
+	}
+	tr := &tree{}
+	for name, root := range map[string]node{"fromYAML": tr.fromYAML(doc.Content[0]), "fast": fast} {
+		var walk func(y *yaml.Node, n node)
+		walk = func(y *yaml.Node, n node) {
+			if n.value() != y.Value || n.line() != y.Line || n.col() != y.Column || n.len() != len(y.Content) {
+				t.Fatalf("%s: node %q %d:%d (%d children), yaml.v3 %q %d:%d (%d)", name, n.value(), n.line(), n.col(), n.len(), y.Value, y.Line, y.Column, len(y.Content))
+			}
+			for i, c := range y.Content {
+				walk(c, n.child(i))
+			}
+		}
+		walk(doc.Content[0], root)
+	}
+	if len(tr.kids) == 0 || len(tr.kids) >= len(tr.nodes)-1 {
+		t.Errorf("%d of %d children listed in kids: want some runs and some lists", len(tr.kids), len(tr.nodes)-1)
 	}
 }
