@@ -26,9 +26,7 @@ func parseJSONNodes(src string) (root node, ok bool) {
 	if len(src) >= 1<<31 || s.pos >= len(s.src) || (s.src[s.pos] != '{' && s.src[s.pos] != '[') {
 		return node{}, false
 	}
-	// About one node per 8 bytes of compact JSON, not counting the
-	// indentation of pretty-printed dumps; growing past it is fine.
-	t.nodes = make([]entry, 0, (len(src)-strings.Count(src, " ")-strings.Count(src, "\n"))/8+16)
+	t.nodes = make([]entry, 0, jsonNodeBound(src))
 	t.kids = make([]int32, 0, cap(t.nodes)/2) // most children are runs (setKids)
 	i := s.value(0)
 	if s.bad {
@@ -42,6 +40,19 @@ func parseJSONNodes(src string) (root node, ok bool) {
 	t.deep = s.maxDepth > MaxDepth
 	t.fit()
 	return node{t: t, i: i}, true
+}
+
+// jsonNodeBound is at least the number of nodes of JSON src: the root,
+// plus a key and a value per ':', plus the elements of arrays, which
+// number one more than their ','s when not empty. That is 1 + ':'s + ','s
+// + non-empty containers; counting every bracket, and the characters in
+// strings, only adds to it.
+func jsonNodeBound(src string) int {
+	n := 1
+	for _, c := range [...]string{":", ",", "{", "["} {
+		n += strings.Count(src, c)
+	}
+	return n
 }
 
 // maxFastDepth keeps deep nesting on yaml.v3's path (and its limits).
