@@ -10,9 +10,9 @@ import (
 // The loader's own document tree: one flat slice of small entries per
 // file, kept alive by Sources for positions. yaml.v3's Node (~150 bytes
 // plus a Content slice each) made a 100k-host cluster ~200 MB of tree;
-// an entry is 16 bytes plus, unless its siblings are consecutive entries,
-// 4 in its parent's child list (kids), and scalar
-// values of JSON input stay substrings of the input.
+// an entry is 16 bytes, plus 4 in its parent's child list (kids) unless
+// its siblings are consecutive entries, and scalar values of JSON input
+// stay substrings of the input.
 
 // nodeKind is what a node is, as yaml.v3's Kind (documents are unwrapped).
 type nodeKind uint8
@@ -73,9 +73,8 @@ const (
 // entry is one node. a and b: a scalar's value (offset and length in src,
 // or an index in strs); a container's children (first index in kids, or
 // the first child with flagRun, and count); an alias's target and its
-// name's index in strs. at is where the
-// node starts: its offset in src for JSON (tree.offsets), else its line and
-// column packed (packPos).
+// name's index in strs. at is where the node starts: its offset in src
+// for JSON (tree.offsets), else its line and column packed (setPos).
 type entry struct {
 	a, b, at                uint32
 	kind, tag, style, flags uint8
