@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -83,5 +84,28 @@ func BenchmarkLoad(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkLoadLive reports what the loader keeps alive after loading a
+// 100k-host cluster (the explain -o json peak starts from it): heap in use
+// after a collection, with the Config still referenced.
+func BenchmarkLoadLive(b *testing.B) {
+	var one strings.Builder
+	benchCluster(&one, "big", "MAGLEV", 100000, 0, false)
+	data := []byte(one.String())
+	for b.Loop() {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		cfg, err := Load([]Input{{Path: "bench.json", Data: data}}, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/1e6, "live-MB")
+		b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/1e6, "alloc-MB")
+		runtime.KeepAlive(cfg)
 	}
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -17,15 +18,16 @@ import (
 // which also produces the error messages. TestJSONFastPathMatchesYAML
 // compares the two on every fixture and corpus file.
 func parseJSONNodes(src string) (root node, ok bool) {
-	t := &tree{src: src}
-	s := &jsonScanner{t: t, src: src, line: 1, lineStart: 0}
+	t := &tree{src: src, offsets: true}
+	s := &jsonScanner{t: t, src: src, line: 1}
 	s.space()
-	if s.pos >= len(s.src) || (s.src[s.pos] != '{' && s.src[s.pos] != '[') {
+	// Offsets and line marks are 32-bit: past 2 GiB (--max-input raised)
+	// yaml.v3's path reads it.
+	if len(src) >= 1<<31 || s.pos >= len(s.src) || (s.src[s.pos] != '{' && s.src[s.pos] != '[') {
 		return node{}, false
 	}
-	// About one node per 8 bytes of typical JSON; growing past it is fine.
-	t.nodes = make([]entry, 0, len(src)/8+16)
-	t.kids = make([]int32, 0, cap(t.nodes))
+	t.nodes = make([]entry, 0, jsonNodeBound(src))
+	t.kids = make([]int32, 0, cap(t.nodes)/2) // most children are runs (setKids)
 	i := s.value(0)
 	if s.bad {
 		return node{}, false
@@ -36,7 +38,21 @@ func parseJSONNodes(src string) (root node, ok bool) {
 	}
 	// JSON has no aliases: only nesting can pass the limits.
 	t.deep = s.maxDepth > MaxDepth
+	t.fit()
 	return node{t: t, i: i}, true
+}
+
+// jsonNodeBound is at least the number of nodes of JSON src: the root,
+// plus a key and a value per ':', plus the elements of arrays, which
+// number one more than their ','s when not empty. That is 1 + ':'s + ','s
+// + non-empty containers; counting every bracket, and the characters in
+// strings, only adds to it.
+func jsonNodeBound(src string) int {
+	n := 1
+	for _, c := range [...]string{":", ",", "{", "["} {
+		n += strings.Count(src, c)
+	}
+	return n
 }
 
 // maxFastDepth keeps deep nesting on yaml.v3's path (and its limits).
@@ -46,20 +62,19 @@ const maxFastDepth = 1000
 const maxFastKey = 1000
 
 type jsonScanner struct {
-	t         *tree
-	src       string // the input; scalar values are substrings of it
-	pos       int
-	line      int
-	lineStart int // offset of the current line's first byte
-	bad       bool
-	maxDepth  int     // of any value so far
-	stack     []int32 // children of the open containers
-	scratch   []byte  // unescaping buffer
+	t        *tree
+	src      string // the input; scalar values are substrings of it
+	pos      int
+	line     int
+	bad      bool
+	maxDepth int     // of any value so far
+	stack    []int32 // children of the open containers
+	scratch  []byte  // unescaping buffer
 }
 
 // scalar adds a scalar whose value is src[start:end].
-func (s *jsonScanner) scalar(tag, style uint8, start, end, line, col int) int32 {
-	return s.t.add(entry{kind: uint8(scalarNode), tag: tag, style: style, a: uint32(start), b: uint32(end - start), line: int32(line), col: int32(col)})
+func (s *jsonScanner) scalar(tag, style uint8, start, end, at int) int32 {
+	return s.t.add(entry{kind: uint8(scalarNode), tag: tag, style: style, a: uint32(start), b: uint32(end - start), at: uint32(at)})
 }
 
 // space skips JSON whitespace; a tab, CR or a non-ASCII byte ends the fast path.
@@ -71,7 +86,6 @@ func (s *jsonScanner) space() {
 		case '\n':
 			s.pos++
 			s.line++
-			s.lineStart = s.pos
 		case '\t', '\r':
 			s.bad = true
 			return
@@ -81,8 +95,6 @@ func (s *jsonScanner) space() {
 	}
 }
 
-func (s *jsonScanner) col() int { return s.pos - s.lineStart + 1 }
-
 func (s *jsonScanner) value(depth int) int32 {
 	if s.bad || s.pos >= len(s.src) || depth > maxFastDepth {
 		s.bad = true
@@ -91,16 +103,16 @@ func (s *jsonScanner) value(depth int) int32 {
 	if depth > s.maxDepth {
 		s.maxDepth = depth
 	}
-	line, col := s.line, s.col()
+	at := s.pos // where the node starts: its line and column (tree.lineCol)
 	switch c := s.src[s.pos]; {
 	case c == '{':
-		return s.container(depth, mappingNode, tagMap, '}', line, col)
+		return s.container(depth, mappingNode, tagMap, '}', at)
 	case c == '[':
-		return s.container(depth, sequenceNode, tagSeq, ']', line, col)
+		return s.container(depth, sequenceNode, tagSeq, ']', at)
 	case c == '"':
-		return s.str(line, col)
+		return s.str(at)
 	case c == '-' || (c >= '0' && c <= '9'):
-		return s.number(line, col)
+		return s.number(at)
 	default:
 		for _, lit := range [...]struct {
 			word string
@@ -112,7 +124,7 @@ func (s *jsonScanner) value(depth int) int32 {
 				if !s.delimited() {
 					return -1
 				}
-				return s.scalar(lit.tag, 0, start, s.pos, line, col)
+				return s.scalar(lit.tag, 0, start, s.pos, at)
 			}
 		}
 		s.bad = true
@@ -134,8 +146,8 @@ func (s *jsonScanner) delimited() bool {
 	return true
 }
 
-func (s *jsonScanner) container(depth int, kind nodeKind, tag uint8, end byte, line, col int) int32 {
-	n := s.t.add(entry{kind: uint8(kind), tag: tag, style: styleFlow, line: int32(line), col: int32(col)})
+func (s *jsonScanner) container(depth int, kind nodeKind, tag uint8, end byte, at int) int32 {
+	n := s.t.add(entry{kind: uint8(kind), tag: tag, style: styleFlow, at: uint32(at)})
 	if kind == mappingNode {
 		s.t.maps++
 	}
@@ -144,7 +156,7 @@ func (s *jsonScanner) container(depth int, kind nodeKind, tag uint8, end byte, l
 	s.space()
 	if s.pos < len(s.src) && s.src[s.pos] == end {
 		s.pos++
-		s.t.nodes[n].a = uint32(len(s.t.kids))
+		s.t.setKids(n, nil)
 		return n
 	}
 	for !s.bad {
@@ -182,9 +194,7 @@ func (s *jsonScanner) container(depth int, kind nodeKind, tag uint8, end byte, l
 		}
 		if s.src[s.pos] == end {
 			s.pos++
-			e := &s.t.nodes[n]
-			e.a, e.b = uint32(len(s.t.kids)), uint32(len(s.stack)-base)
-			s.t.kids = append(s.t.kids, s.stack[base:]...)
+			s.t.setKids(n, s.stack[base:])
 			s.stack = s.stack[:base]
 			return n
 		}
@@ -196,7 +206,7 @@ func (s *jsonScanner) container(depth int, kind nodeKind, tag uint8, end byte, l
 
 // str reads a double-quoted string; its value is what yaml.v3 reads,
 // a substring of the input unless it has escapes.
-func (s *jsonScanner) str(line, col int) int32 {
+func (s *jsonScanner) str(at int) int32 {
 	s.pos++ // opening quote
 	start := s.pos
 	for s.pos < len(s.src) {
@@ -204,14 +214,14 @@ func (s *jsonScanner) str(line, col int) int32 {
 		switch {
 		case c == '"':
 			s.pos++
-			return s.scalar(tagStr, styleDoubleQuoted, start, s.pos-1, line, col)
+			return s.scalar(tagStr, styleDoubleQuoted, start, s.pos-1, at)
 		case c == '\\':
 			v, ok := s.escaped(start)
 			if !ok {
 				s.bad = true
 				return -1
 			}
-			return s.t.add(entry{kind: uint8(scalarNode), tag: tagStr, style: styleDoubleQuoted, flags: flagStrs, a: s.t.str(v), line: int32(line), col: int32(col)})
+			return s.t.add(entry{kind: uint8(scalarNode), tag: tagStr, style: styleDoubleQuoted, flags: flagStrs, a: s.t.str(v), at: uint32(at)})
 		case c < 0x20 || c >= 0x7f:
 			s.bad = true
 			return -1
@@ -279,7 +289,7 @@ func (s *jsonScanner) escaped(start int) (string, bool) {
 // number reads a JSON number; its tag is what yaml.v3's resolve gives the
 // plain scalar: !!int when it parses as int64 or uint64, else !!float when
 // it parses as a float64 (out of range: !!str).
-func (s *jsonScanner) number(line, col int) int32 {
+func (s *jsonScanner) number(at int) int32 {
 	start := s.pos
 	digits := func() int {
 		n := 0
@@ -327,7 +337,7 @@ func (s *jsonScanner) number(line, col int) int32 {
 	} else if parses(strconv.ParseFloat(v, 64)) {
 		tag = tagFloat
 	}
-	return s.scalar(tag, 0, start, s.pos, line, col)
+	return s.scalar(tag, 0, start, s.pos, at)
 }
 
 // parses reports whether a strconv.Parse* call succeeded.

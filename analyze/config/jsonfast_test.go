@@ -57,6 +57,9 @@ func checkFast(t *testing.T, name string, data []byte) bool {
 	if d := sameNodes(fast, slow, ""); d != "" {
 		t.Errorf("%s: %s", name, d)
 	}
+	if n, bound := len(fast.t.nodes), jsonNodeBound(string(data)); n > bound {
+		t.Errorf("%s: %d nodes, more than the bound %d", name, n, bound)
+	}
 	return true
 }
 
@@ -128,4 +131,29 @@ func FuzzJSONFastPath(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkFast(t, "fuzz", data) })
+}
+
+// The nodes are sized from jsonNodeBound, which must not count short
+// (empty containers, nesting) and is exact without brackets or
+// punctuation inside strings.
+func TestJSONNodeBound(t *testing.T) {
+	for _, c := range []struct {
+		src   string
+		exact bool
+	}{
+		{`{}`, false}, {`[]`, false}, {`[1]`, true}, {`{"a":1}`, true},
+		{`{"a":{},"b":[],"c":[{}]}`, false},
+		{`{"a":{"b":[1,2,{"c":null}]},"d":[[],[3]]}`, false},
+		{`{"a":"x:y,z{[","b":[1,2,3]}`, false},
+		{`{"a":{"b":{"c":1}},"d":[1,[2,3]]}`, true},
+	} {
+		root, ok := parseJSONNodes(c.src)
+		if !ok {
+			t.Fatalf("%s: fast path refused", c.src)
+		}
+		n, bound := len(root.t.nodes), jsonNodeBound(c.src)
+		if n > bound || c.exact && n != bound {
+			t.Errorf("%s: %d nodes, bound %d", c.src, n, bound)
+		}
+	}
 }

@@ -2,7 +2,9 @@ package config
 
 import (
 	"reflect"
+	"sort"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"google.golang.org/protobuf/proto"
@@ -13,8 +15,9 @@ import (
 // Sources remembers where every decoded message came from, so that any
 // later stage (lint rules, explain notes) can point at the exact line.
 type Sources struct {
-	nodes    map[unsafe.Pointer]loc // by message (msgKey)
-	trees    []*tree                // the trees locs point into
+	pos      positions
+	trees    []*tree // the trees recorded nodes are in, by first node id
+	nextID   uint32  // the first node id of the next tree recorded
 	unpacked map[*anypb.Any]proto.Message
 	files    map[string]*fileText
 	secrets  secretSpans
@@ -23,41 +26,31 @@ type Sources struct {
 // fileText is one input's text; its lines are indexed on first use.
 type fileText struct {
 	text   string
-	starts []int32 // offset of each line's first byte
-	lines  []string
+	once   sync.Once // reports read lines from several goroutines
+	starts []int32   // offset of each line's first byte
+	// lines, split on first use of Lines.
+	linesOnce sync.Once
+	lines     []string
 }
 
 func newSources() *Sources {
 	return &Sources{
-		nodes:    map[unsafe.Pointer]loc{},
 		unpacked: map[*anypb.Any]proto.Message{},
 		files:    map[string]*fileText{},
 	}
 }
 
-// expect sizes the position map before decoding documents of about n
-// mappings, which become about as many messages (wrapper values and Any
-// payloads add some): growing it was a third of a large input's garbage.
+// expect makes room before decoding documents of about n mappings, which
+// become about as many messages (wrapper values and Any payloads add some).
 func (s *Sources) expect(n int) {
-	n += n / 4
-	if n < 1024 || n <= len(s.nodes) {
-		return
+	if n >= 1024 {
+		s.pos.grow(n + n/4)
 	}
-	m := make(map[unsafe.Pointer]loc, len(s.nodes)+n)
-	for k, v := range s.nodes {
-		m[k] = v
-	}
-	s.nodes = m
 }
 
-// loc is a recorded node: its tree (index+1 in Sources.trees) and index.
-// With a pointer key it makes a 16-byte map slot, half of an interface key
-// and a node handle: the map holds an entry per message of the input.
-type loc struct{ tree, i int32 }
-
 // msgKey is the pointer to message m (nil for none): messages are
-// pointers. As a map key it keeps the message alive (as the interface key
-// did), so its address never comes back as another message's.
+// pointers. Recorded, it keeps the message alive, so its address never
+// comes back as another message's.
 func msgKey(m proto.Message) unsafe.Pointer {
 	if m == nil {
 		return nil
@@ -73,23 +66,31 @@ func msgKey(m proto.Message) unsafe.Pointer {
 // field of the payload, so no position asked for depends on it.
 func (s *Sources) record(m proto.Message, n node) {
 	k := msgKey(m)
-	if _, ok := s.nodes[k]; ok || k == nil {
+	if k == nil {
 		return
 	}
 	if n.t.id == 0 {
+		// A tree is complete before it is decoded: its nodes take the
+		// ids from nextID on (uint32: far more nodes than an input can
+		// hold in memory).
 		s.trees = append(s.trees, n.t)
 		n.t.id = int32(len(s.trees))
+		n.t.base = s.nextID
+		s.nextID += uint32(len(n.t.nodes))
 	}
-	s.nodes[k] = loc{n.t.id, n.i}
+	s.pos.add(k, n.t.base+uint32(n.i))
 }
 
-// located is the node recorded for m.
+// located is the node recorded first for m.
 func (s *Sources) located(m proto.Message) (node, bool) {
-	l, ok := s.nodes[msgKey(m)]
+	id, ok := s.pos.find(msgKey(m))
 	if !ok {
 		return node{}, false
 	}
-	return node{t: s.trees[l.tree-1], i: l.i}, true
+	// The last tree whose first id is not past id.
+	i := sort.Search(len(s.trees), func(i int) bool { return s.trees[i].base > id }) - 1
+	t := s.trees[i]
+	return node{t: t, i: int32(id - t.base)}, true
 }
 
 // Pos is where message m starts; the zero Pos if m was not loaded from a file.
@@ -180,24 +181,24 @@ func (s *Sources) Lines(file string) []string {
 	if f == nil {
 		return nil
 	}
-	if f.lines == nil {
+	f.linesOnce.Do(func() {
 		f.lines = make([]string, f.count())
 		for i := range f.lines {
 			f.lines[i] = s.Line(file, i+1)
 		}
-	}
+	})
 	return f.lines
 }
 
 func (f *fileText) count() int {
-	if f.starts == nil {
+	f.once.Do(func() {
 		f.starts = append(make([]int32, 0, strings.Count(f.text, "\n")+1), 0)
 		for i := 0; i < len(f.text); i++ {
 			if f.text[i] == '\n' {
 				f.starts = append(f.starts, int32(i+1))
 			}
 		}
-	}
+	})
 	return len(f.starts)
 }
 

@@ -78,6 +78,7 @@ func parseStream(file string, data []byte) ([]node, Problems) {
 			docs = append(docs, root)
 		}
 	}
+	t.fit() // appends left up to half of the tree unused
 	return docs, probs
 }
 
