@@ -57,11 +57,7 @@ func (a asciiWriter) Write(p []byte) (int, error) {
 // written directly (json_traffic.go), anything else by encoding/json.
 func writeJSONOutput(w io.Writer, v any) error {
 	if r, ok := v.(*traffic.Report); ok {
-		emptyTrafficSlices(r)
-		if b, ok := appendTrafficJSON(make([]byte, 0, trafficJSONSize(r)), r); ok {
-			_, err := w.Write(b)
-			return err
-		}
+		return writeTrafficJSON(w, r)
 	}
 	emptySlices(v)
 	return writeJSON(w, v)
