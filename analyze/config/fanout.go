@@ -16,7 +16,8 @@ import (
 // result is what a sequential decode gives, record for record.
 
 // parallelMin is the list length from which a repeated message field is
-// split: below it the goroutines and merges cost more than they save.
+// split: below it the goroutines and merges cost more than they save
+// (BenchmarkFanOut: 128 hosts 15% slower split, 512 10% faster, 2048 25%).
 var parallelMin = 512
 
 // parallelDecode is off only in tests comparing with a sequential decode.
