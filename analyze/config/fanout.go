@@ -39,37 +39,43 @@ func (d *decoder) messages(list protoreflect.List, v node) {
 	for i := range els {
 		els[i] = list.AppendMutable().Message()
 	}
-	workers := min(runtime.GOMAXPROCS(0), count)
-	decode := func(c *decoder, w int) { // chunk w: items [w·count/workers, (w+1)·count/workers)
-		for i := w * count / workers; i < (w+1)*count/workers; i++ {
+	probs := make([]Problems, chunks(count))
+	d.src.inChunks(count, func(w int, src *Sources, lo, hi int) {
+		c := *d
+		c.inChunk, c.src, c.probs = true, src, nil
+		for i := lo; i < hi; i++ {
 			c.message(resolve(v.child(i)), els[i])
 		}
+		probs[w] = c.probs
+	})
+	for _, p := range probs {
+		d.probs = append(d.probs, p...)
 	}
-	// The first chunk comes first in item order: it records straight into
-	// d and d.src (the others only read d.src's files).
-	chunks := make([]decoder, workers)
+}
+
+// chunks is how many chunks count items are split into.
+func chunks(count int) int { return min(runtime.GOMAXPROCS(0), count) }
+
+// inChunks runs fn on each of the chunks(count) contiguous chunks of count
+// items [lo, hi): the first, which comes first in item order, on this
+// goroutine recording into s itself, the others each on its own goroutine
+// into a shadow of s, merged back in chunk order.
+func (s *Sources) inChunks(count int, fn func(w int, src *Sources, lo, hi int)) {
+	n := chunks(count)
+	shadows := make([]*Sources, n)
 	var wg sync.WaitGroup
-	for w := range chunks {
-		c := &chunks[w]
-		*c = *d
-		c.inChunk = true
-		if w == 0 {
-			continue
-		}
-		c.probs = nil
-		c.src = d.src.shadow()
+	for w := 1; w < n; w++ {
+		shadows[w] = s.shadow()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			decode(c, w)
+			fn(w, shadows[w], w*count/n, (w+1)*count/n)
 		}()
 	}
-	decode(&chunks[0], 0)
+	fn(0, s, 0, count/n)
 	wg.Wait()
-	d.probs = chunks[0].probs
-	for _, c := range chunks[1:] {
-		d.probs = append(d.probs, c.probs...)
-		d.src.merge(c.src)
+	for _, c := range shadows[1:] {
+		s.merge(c)
 	}
 }
 
@@ -108,4 +114,41 @@ func (s *Sources) merge(c *Sources) {
 	for v := range cs.values {
 		sp.values[v] = true
 	}
+}
+
+// typedInParallel reads a long "resources" list of typed resources as
+// readDiscovery does item by item (l.decode then l.typed), the decoding on
+// all cores: each item's problems, then what typed reports, in item order.
+// It reads nothing (false) when the list is short or holds an untyped item.
+func (l *loader) typedInParallel(file string, res node) bool {
+	count := res.len()
+	if !parallelDecode || count < parallelMin || runtime.GOMAXPROCS(0) < 2 {
+		return false
+	}
+	items := make([]node, count)
+	for i := range items {
+		items[i] = discoveryItem(res.child(i))
+		if t, _ := mapGet(items[i], "@type"); !t.ok() || items[i].t != res.t {
+			return false
+		}
+	}
+	// Sequentially the first item's record registers the tree: nothing
+	// of it can be recorded in between, so its ids are the same.
+	l.cfg.Sources.register(res.t)
+	anys := make([]*anypb.Any, count)
+	probs := make([]Problems, count)
+	l.cfg.Sources.inChunks(count, func(_ int, src *Sources, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			d := l.decoder(file, false)
+			d.src, d.inChunk = src, true
+			anys[i] = &anypb.Any{}
+			d.message(items[i], anys[i].ProtoReflect())
+			probs[i] = d.probs
+		}
+	})
+	for i, a := range anys {
+		l.cfg.Problems = append(l.cfg.Problems, probs[i]...)
+		l.typed(file, a)
+	}
+	return true
 }
