@@ -109,3 +109,24 @@ func BenchmarkLoadLive(b *testing.B) {
 		runtime.KeepAlive(cfg)
 	}
 }
+
+// BenchmarkFanOut measures where splitting a list starts to pay: a cluster
+// of n hosts, decoded sequentially and split across cores.
+func BenchmarkFanOut(b *testing.B) {
+	defer func(p bool, m int) { parallelDecode, parallelMin = p, m }(parallelDecode, parallelMin)
+	for _, n := range []int{32, 128, 512, 2048} {
+		var one strings.Builder
+		benchCluster(&one, "c", "RANDOM", n, 0, false)
+		data := []byte(one.String())
+		for _, par := range []bool{false, true} {
+			b.Run(fmt.Sprintf("hosts=%d/parallel=%v", n, par), func(b *testing.B) {
+				parallelDecode, parallelMin = par, n
+				for b.Loop() {
+					if _, err := Load([]Input{{Path: "c.json", Data: data}}, ""); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

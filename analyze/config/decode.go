@@ -36,6 +36,9 @@ type decoder struct {
 	// secretHeader is set inside a header matcher or header value whose
 	// name carries a credential (Authorization, Cookie, …).
 	secretHeader bool
+	// inChunk is set in a chunk of a list decoded in parallel (fanout.go):
+	// its lists are decoded on its goroutine.
+	inChunk bool
 }
 
 // lbDeciding are the fields whose typed extension decides how a cluster
@@ -208,6 +211,10 @@ func (d *decoder) field(k, v node, m protoreflect.Message, fd protoreflect.Field
 			count = 1
 		}
 		list := m.Mutable(fd).List()
+		if fd.Message() != nil && !one && d.fanOut(v, count) {
+			d.messages(list, v)
+			return
+		}
 		for i := range count {
 			item := v
 			if !one {

@@ -144,12 +144,11 @@ func readDiscovery(l *loader, file string, n node) {
 		l.problem(Problem{Pos: nodePos(file, n), Code: CodeType, Msg: "expected \"resources:\" with a list of typed resources"})
 		return
 	}
+	if l.typedInParallel(file, res) {
+		return
+	}
 	for ci := range res.len() {
-		item := res.child(ci)
-		item = resolve(item)
-		if inner, _ := mapGet(item, "resource"); inner.ok() {
-			item = inner
-		}
+		item := discoveryItem(res.child(ci))
 		if t, _ := mapGet(item, "@type"); !t.ok() {
 			l.document(file, item, "")
 			continue
@@ -158,6 +157,16 @@ func readDiscovery(l *loader, file string, n node) {
 		l.decode(file, item, a, false)
 		l.typed(file, a)
 	}
+}
+
+// discoveryItem is the typed resource of a "resources" item: the item, or
+// the resource of a Resource wrapper ({name, resource}).
+func discoveryItem(item node) node {
+	item = resolve(item)
+	if inner, _ := mapGet(item, "resource"); inner.ok() {
+		return inner
+	}
+	return item
 }
 
 // typed dispatches a decoded Any by its payload type.

@@ -69,16 +69,21 @@ func (s *Sources) record(m proto.Message, n node) {
 	if k == nil {
 		return
 	}
-	if n.t.id == 0 {
+	s.register(n.t)
+	s.pos.add(k, n.t.base+uint32(n.i))
+}
+
+// register gives t's nodes ids, when a first node of t is recorded.
+func (s *Sources) register(t *tree) {
+	if t.id == 0 {
 		// A tree is complete before it is decoded: its nodes take the
 		// ids from nextID on (uint32: far more nodes than an input can
 		// hold in memory).
-		s.trees = append(s.trees, n.t)
-		n.t.id = int32(len(s.trees))
-		n.t.base = s.nextID
-		s.nextID += uint32(len(n.t.nodes))
+		s.trees = append(s.trees, t)
+		t.id = int32(len(s.trees))
+		t.base = s.nextID
+		s.nextID += uint32(len(t.nodes))
 	}
-	s.pos.add(k, n.t.base+uint32(n.i))
 }
 
 // located is the node recorded first for m.
