@@ -15,7 +15,8 @@ func CleanFloat(v float64) float64 {
 	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return v
 	}
-	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64)
+	var buf [32]byte // 12 digits, sign, point, exponent: no allocation
+	r, err := strconv.ParseFloat(string(strconv.AppendFloat(buf[:0], v, 'g', 12, 64)), 64)
 	if err != nil || math.Abs(r-v) > 1e-14*math.Abs(v) {
 		return v
 	}

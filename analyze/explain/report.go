@@ -154,10 +154,16 @@ func hostReports(cluster string, hosts []lbmodel.Host, shares []float64, lb *mod
 	// Ordered by share first, then built in that order: sorting the
 	// reports themselves moved every large row log n times.
 	keys := make([]shareKey, len(hosts))
+	clean := map[float64]float64{} // hosts share few distinct values
 	for i := range hosts {
 		keys[i] = shareKey{i: int32(i)}
 		if lb.Computable && i < len(shares) {
-			keys[i].share, keys[i].has = CleanShare(shares[i]), true
+			c, ok := clean[shares[i]]
+			if !ok {
+				c = CleanShare(shares[i])
+				clean[shares[i]] = c
+			}
+			keys[i].share, keys[i].has = c, true
 		}
 	}
 	sortByShare(keys)
