@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"github.com/lbctl/lbctl/fixtures/gen"
 	"io"
 	"testing"
 
@@ -47,10 +48,10 @@ func benchAfterLoad(b *testing.B, data []byte, withLint bool) {
 	}
 }
 
-func BenchmarkAfterLoadDump10k(b *testing.B) { benchAfterLoad(b, genDump(10000), true) }
+func BenchmarkAfterLoadDump10k(b *testing.B) { benchAfterLoad(b, gen.Dump(10000), true) }
 
 func BenchmarkAfterLoadHosts10k(b *testing.B) {
-	for _, policy := range benchPolicies {
-		b.Run(policy, func(b *testing.B) { benchAfterLoad(b, genOne(policy, 10000), false) })
+	for _, policy := range gen.Policies {
+		b.Run(policy, func(b *testing.B) { benchAfterLoad(b, gen.One(policy, 10000), false) })
 	}
 }

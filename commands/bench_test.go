@@ -3,6 +3,7 @@ package commands
 import (
 	"bytes"
 	"fmt"
+	"github.com/lbctl/lbctl/fixtures/gen"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,67 +18,6 @@ import (
 // End-to-end benchmarks: lbctl's commands in-process next to the parse
 // floor, a bare protojson.Unmarshal of the same bytes into go-control-plane
 // protos, in the same run. Inputs are generated here (BENCHMARKS.md).
-
-var benchPolicies = []string{"ROUND_ROBIN", "LEAST_REQUEST", "RING_HASH", "MAGLEV", "RANDOM"}
-
-// genHosts writes n lb_endpoints of one locality.
-func genHosts(b *strings.Builder, n, seed int) {
-	b.WriteString(`"endpoints":[{"locality":{"zone":"z1"},"lb_endpoints":[`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(b, `{"endpoint":{"address":{"socket_address":{"address":"10.%d.%d.%d","port_value":8080}}},"load_balancing_weight":%d}`,
-			(seed+i)>>16&255, (i>>8)&255, i&255, 1+i%3)
-	}
-	b.WriteString(`]}]`)
-}
-
-// genCluster is one STATIC cluster with n hosts, as JSON (typed: with the
-// "@type" a config_dump's Any carries).
-func genCluster(b *strings.Builder, name, policy string, n, seed int, typed bool) {
-	if typed {
-		b.WriteString(`{"@type":"type.googleapis.com/envoy.config.cluster.v3.Cluster",`)
-	} else {
-		b.WriteString(`{`)
-	}
-	fmt.Fprintf(b, `"name":%q,"type":"STATIC","connect_timeout":"1s","lb_policy":%q,"load_assignment":{"cluster_name":%q,`, name, policy, name)
-	genHosts(b, n, seed)
-	b.WriteString(`}}`)
-}
-
-// genDump is an admin /config_dump with n dynamic clusters of 3 hosts each,
-// policies in rotation, and a route to each.
-func genDump(n int) []byte {
-	var b strings.Builder
-	b.WriteString(`{"configs":[{"@type":"type.googleapis.com/envoy.admin.v3.ClustersConfigDump","version_info":"1","dynamic_active_clusters":[`)
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",\n")
-		}
-		b.WriteString(`{"version_info":"1","cluster":`)
-		genCluster(&b, fmt.Sprintf("svc-%05d", i), benchPolicies[i%len(benchPolicies)], 3, i, true)
-		b.WriteString(`}`)
-	}
-	// One route per cluster, as a mesh's route table has.
-	b.WriteString(`]},{"@type":"type.googleapis.com/envoy.admin.v3.RoutesConfigDump","dynamic_route_configs":[{"route_config":{"@type":"type.googleapis.com/envoy.config.route.v3.RouteConfiguration","name":"mesh","virtual_hosts":[{"name":"all","domains":["*"],"routes":[`)
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",\n")
-		}
-		fmt.Fprintf(&b, `{"match":{"prefix":"/svc-%05d"},"route":{"cluster":"svc-%05d"}}`, i, i)
-	}
-	b.WriteString("]}]}}]}]}\n")
-	return []byte(b.String())
-}
-
-// genOne is a single cluster with n hosts.
-func genOne(policy string, n int) []byte {
-	var b strings.Builder
-	genCluster(&b, "big", policy, n, 0, false)
-	b.WriteByte('\n')
-	return []byte(b.String())
-}
 
 func writeBench(b *testing.B, name string, data []byte) string {
 	p := filepath.Join(b.TempDir(), name)
@@ -96,7 +36,7 @@ func runBench(b *testing.B, args ...string) {
 }
 
 func BenchmarkConfigDump10k(b *testing.B) {
-	data := genDump(10000)
+	data := gen.Dump(10000)
 	path := writeBench(b, "dump.json", data)
 	b.Run("floor-protojson", func(b *testing.B) {
 		endStartHeap() // the floor runs with the collector's defaults
@@ -126,11 +66,11 @@ func BenchmarkConfigDump10k(b *testing.B) {
 
 func BenchmarkOneClusterHosts(b *testing.B) {
 	for _, n := range []int{10000, 100000} {
-		for _, policy := range benchPolicies {
+		for _, policy := range gen.Policies {
 			if n > 10000 && policy != "RING_HASH" && policy != "MAGLEV" && policy != "ROUND_ROBIN" {
 				continue
 			}
-			data := genOne(policy, n)
+			data := gen.One(policy, n)
 			path := writeBench(b, "one.json", data)
 			name := fmt.Sprintf("hosts=%d/%s", n, policy)
 			b.Run(name+"/floor-protojson", func(b *testing.B) {
@@ -173,7 +113,7 @@ load_assignment:
     - endpoint: {address: {socket_address: {address: 10.0.%d.1, port_value: 80}}}
     - endpoint: {address: {socket_address: {address: 10.0.%d.2, port_value: 80}}}
       load_balancing_weight: 2
-`, i, benchPolicies[i%len(benchPolicies)], i, i%250, i%250)
+`, i, gen.Policies[i%len(gen.Policies)], i, i%250, i%250)
 }
 
 func BenchmarkLint1000Files(b *testing.B) {
@@ -195,10 +135,10 @@ func TestWriteBenchInputs(t *testing.T) {
 	if dir == "" {
 		t.Skip("LBCTL_BENCH_DIR not set")
 	}
-	files := map[string][]byte{"dump-10k.json": genDump(10000)}
+	files := map[string][]byte{"dump-10k.json": gen.Dump(10000)}
 	for _, n := range []int{10000, 100000} {
-		for _, p := range benchPolicies {
-			files[fmt.Sprintf("hosts-%d-%s.json", n, p)] = genOne(p, n)
+		for _, p := range gen.Policies {
+			files[fmt.Sprintf("hosts-%d-%s.json", n, p)] = gen.One(p, n)
 		}
 	}
 	for i := range 1000 {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"bytes"
+	"github.com/lbctl/lbctl/fixtures/gen"
 	"io"
 	"io/fs"
 	"math"
@@ -79,7 +80,7 @@ func TestTrafficJSONMatchesEncodingJSON(t *testing.T) {
 	if n < 100 {
 		t.Fatalf("only %d fixtures explained", n)
 	}
-	cfg, err := config.LoadBytes("dump.json", genDump(200), "")
+	cfg, err := config.LoadBytes("dump.json", gen.Dump(200), "")
 	if err != nil {
 		t.Fatal(err)
 	}

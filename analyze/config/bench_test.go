@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/lbctl/lbctl/fixtures/gen"
 	"runtime"
 	"strings"
 	"testing"
@@ -14,49 +15,9 @@ import (
 // The loader beside its floor, a bare protojson.Unmarshal of the same bytes,
 // on the inputs commands/bench_test.go generates (same shapes).
 
-func benchCluster(b *strings.Builder, name, policy string, hosts, seed int, typed bool) {
-	b.WriteString(`{`)
-	if typed {
-		b.WriteString(`"@type":"type.googleapis.com/envoy.config.cluster.v3.Cluster",`)
-	}
-	fmt.Fprintf(b, `"name":%q,"type":"STATIC","connect_timeout":"1s","lb_policy":%q,"load_assignment":{"cluster_name":%q,`, name, policy, name)
-	b.WriteString(`"endpoints":[{"locality":{"zone":"z1"},"lb_endpoints":[`)
-	for i := range hosts {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(b, `{"endpoint":{"address":{"socket_address":{"address":"10.%d.%d.%d","port_value":8080}}},"load_balancing_weight":%d}`,
-			(seed+i)>>16&255, (i>>8)&255, i&255, 1+i%3)
-	}
-	b.WriteString(`]}]}}`)
-}
-
-func benchDump(n int) []byte {
-	policies := []string{"ROUND_ROBIN", "LEAST_REQUEST", "RING_HASH", "MAGLEV", "RANDOM"}
-	var b strings.Builder
-	b.WriteString(`{"configs":[{"@type":"type.googleapis.com/envoy.admin.v3.ClustersConfigDump","version_info":"1","dynamic_active_clusters":[`)
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",\n")
-		}
-		b.WriteString(`{"version_info":"1","cluster":`)
-		benchCluster(&b, fmt.Sprintf("svc-%05d", i), policies[i%len(policies)], 3, i, true)
-		b.WriteString(`}`)
-	}
-	b.WriteString(`]},{"@type":"type.googleapis.com/envoy.admin.v3.RoutesConfigDump","dynamic_route_configs":[{"route_config":{"@type":"type.googleapis.com/envoy.config.route.v3.RouteConfiguration","name":"mesh","virtual_hosts":[{"name":"all","domains":["*"],"routes":[`)
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",\n")
-		}
-		fmt.Fprintf(&b, `{"match":{"prefix":"/svc-%05d"},"route":{"cluster":"svc-%05d"}}`, i, i)
-	}
-	b.WriteString("]}]}}]}]}\n")
-	return []byte(b.String())
-}
-
 func BenchmarkLoad(b *testing.B) {
 	var one strings.Builder
-	benchCluster(&one, "big", "MAGLEV", 10000, 0, false)
+	gen.Cluster(&one, "big", "MAGLEV", 10000, 0, false)
 	one.WriteByte('\n')
 	cases := []struct {
 		name  string
@@ -64,7 +25,7 @@ func BenchmarkLoad(b *testing.B) {
 		floor func([]byte) error
 	}{
 		{"hosts=10000", []byte(one.String()), func(d []byte) error { return protojson.Unmarshal(d, &clusterv3.Cluster{}) }},
-		{"dump10k", benchDump(10000), func(d []byte) error { return protojson.Unmarshal(d, &adminv3.ConfigDump{}) }},
+		{"dump10k", gen.Dump(10000), func(d []byte) error { return protojson.Unmarshal(d, &adminv3.ConfigDump{}) }},
 	}
 	for _, c := range cases {
 		b.Run(c.name+"/floor-protojson", func(b *testing.B) {
@@ -92,7 +53,7 @@ func BenchmarkLoad(b *testing.B) {
 // after a collection, with the Config still referenced.
 func BenchmarkLoadLive(b *testing.B) {
 	var one strings.Builder
-	benchCluster(&one, "big", "MAGLEV", 100000, 0, false)
+	gen.Cluster(&one, "big", "MAGLEV", 100000, 0, false)
 	data := []byte(one.String())
 	for b.Loop() {
 		runtime.GC()
@@ -116,7 +77,7 @@ func BenchmarkFanOut(b *testing.B) {
 	defer func(p bool, m int) { parallelDecode, parallelMin = p, m }(parallelDecode, parallelMin)
 	for _, n := range []int{32, 128, 512, 2048} {
 		var one strings.Builder
-		benchCluster(&one, "c", "RANDOM", n, 0, false)
+		gen.Cluster(&one, "c", "RANDOM", n, 0, false)
 		data := []byte(one.String())
 		for _, par := range []bool{false, true} {
 			b.Run(fmt.Sprintf("hosts=%d/parallel=%v", n, par), func(b *testing.B) {

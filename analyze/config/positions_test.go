@@ -1,6 +1,7 @@
 package config
 
 import (
+	"github.com/lbctl/lbctl/fixtures/gen"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -152,7 +153,7 @@ func loadedMessages(cfg *Config) []proto.Message {
 // with -race).
 func TestPositionsConcurrentLookups(t *testing.T) {
 	var b strings.Builder
-	benchCluster(&b, "big", "MAGLEV", 3000, 0, false)
+	gen.Cluster(&b, "big", "MAGLEV", 3000, 0, false)
 	cfg, err := LoadBytes("big.json", []byte(b.String()), "")
 	if err != nil {
 		t.Fatal(err)
