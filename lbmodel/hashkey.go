@@ -74,24 +74,15 @@ func hostWeight(h Host) uint64 {
 func NormalizeWeights(hosts []Host, opt NormalizeOptions) (NormalizedWeights, error) {
 	out := NormalizedWeights{Min: 1.0, Max: 0.0}
 	var total uint64
-	for _, h := range hosts {
-		total += hostWeight(h)
+	for i := range hosts { // by index: a Host is over 100 bytes
+		total += hostWeight(hosts[i])
 	}
 	if total > maxWeightSum {
 		return out, fmt.Errorf("the sum of weights of all upstream hosts in a locality exceeds %d", uint64(maxWeightSum))
 	}
-	used := func(h Host) bool { return opt.Panic || h.Health() == Healthy }
+	used := func(h *Host) bool { return opt.Panic || h.Health() == Healthy }
 	if !opt.LocalityWeighted || len(hosts) == 0 {
-		flat := hosts
-		if !opt.Panic {
-			flat = make([]Host, 0, len(hosts))
-			for _, h := range hosts {
-				if used(h) {
-					flat = append(flat, h)
-				}
-			}
-		}
-		out.addLocality(flat, 1.0)
+		out.addLocality(hosts, used, 1.0)
 		return out, nil
 	}
 	groups := groupByLocality(hosts, opt.LocalLocality)
@@ -109,30 +100,30 @@ func NormalizeWeights(hosts []Host, opt NormalizeOptions) (NormalizedWeights, er
 		if g.weight == 0 {
 			continue
 		}
-		nlw := float64(g.weight) / float64(lsum)
-		var in []Host
-		for _, h := range g.hosts {
-			if used(h) {
-				in = append(in, h)
-			}
-		}
-		out.addLocality(in, nlw)
+		out.addLocality(g.hosts, used, float64(g.weight)/float64(lsum))
 	}
 	return out, nil
 }
 
-// addLocality is normalizeHostWeights: weight * nlw / sum, left to right.
-func (n *NormalizedWeights) addLocality(hosts []Host, nlw float64) {
+// addLocality is normalizeHostWeights over the used hosts: weight * nlw /
+// sum, left to right.
+func (n *NormalizedWeights) addLocality(hosts []Host, used func(*Host) bool, nlw float64) {
 	var sum uint64
-	for _, h := range hosts {
-		sum += hostWeight(h)
+	count := 0
+	for i := range hosts {
+		if used(&hosts[i]) {
+			sum += hostWeight(hosts[i])
+			count++
+		}
 	}
-	if len(hosts) > 0 {
-		n.Hosts = slices.Grow(n.Hosts, len(hosts)) // one allocation, not regrowth
-	}
-	for _, h := range hosts {
-		w := float64(hostWeight(h)) * nlw / float64(sum)
-		n.Hosts = append(n.Hosts, WeightedHost{Host: h, Weight: w})
+	n.Hosts = slices.Grow(n.Hosts, count) // one allocation, not regrowth
+	for i := range hosts {
+		h := &hosts[i]
+		if !used(h) {
+			continue
+		}
+		w := float64(hostWeight(*h)) * nlw / float64(sum)
+		n.Hosts = append(n.Hosts, WeightedHost{Host: *h, Weight: w})
 		n.Min = min(n.Min, w)
 		n.Max = max(n.Max, w)
 	}

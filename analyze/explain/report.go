@@ -154,16 +154,11 @@ func hostReports(cluster string, hosts []lbmodel.Host, shares []float64, lb *mod
 	// Ordered by share first, then built in that order: sorting the
 	// reports themselves moved every large row log n times.
 	keys := make([]shareKey, len(hosts))
-	clean := map[float64]float64{} // hosts share few distinct values
+	var clean cleanCache // hosts often share few distinct values
 	for i := range hosts {
 		keys[i] = shareKey{i: int32(i)}
 		if lb.Computable && i < len(shares) {
-			c, ok := clean[shares[i]]
-			if !ok {
-				c = CleanShare(shares[i])
-				clean[shares[i]] = c
-			}
-			keys[i].share, keys[i].has = c, true
+			keys[i].share, keys[i].has = clean.share(shares[i]), true
 		}
 	}
 	sortByShare(keys)
@@ -181,6 +176,22 @@ func hostReports(cluster string, hosts []lbmodel.Host, shares []float64, lb *mod
 		}
 	}
 	return out
+}
+
+// cleanCache remembers the last CleanShare of 64 raw values, slotted by
+// their bits: round robin gives every host of a weight one share, a ring
+// gives nearly every host its own (where a map would only cost).
+type cleanCache [64]struct {
+	raw, clean float64
+	ok         bool
+}
+
+func (c *cleanCache) share(v float64) float64 {
+	e := &c[math.Float64bits(v)*0x9E3779B97F4A7C15>>58]
+	if !e.ok || math.Float64bits(e.raw) != math.Float64bits(v) {
+		e.raw, e.clean, e.ok = v, CleanShare(v), true
+	}
+	return e.clean
 }
 
 // shareKey is a host's place in hostReports' order: its share (has: known)
