@@ -1,12 +1,11 @@
 package lint
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/fixtures/fuzzing"
 )
 
 // FuzzLint feeds arbitrary bytes to the loader and every rule for Envoy and
@@ -14,17 +13,9 @@ import (
 // never a panic, and a snippet is one bounded line without control
 // characters. Seeds: the lint fixtures, and testdata/fuzz.
 func FuzzLint(f *testing.F) {
-	paths, _ := filepath.Glob("../fixtures/lint/*.yaml")
-	for _, p := range paths {
-		if data, err := os.ReadFile(p); err == nil {
-			f.Add(data)
-		}
-	}
+	fuzzing.AddFixtures(f, "../fixtures/lint/*.yaml")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, _ := config.LoadBytes("fuzz.yaml", data, "")
-		if cfg == nil {
-			t.Fatal("nil config")
-		}
+		cfg := fuzzing.Load(t, data)
 		for _, fd := range Run(cfg, Options{Targets: []Target{TargetEnvoy, TargetGRPC}}) {
 			text, caret, ok := cfg.Sources.Snippet(fd.Pos.File, fd.Pos.Line, fd.Pos.Col)
 			if !ok {

@@ -1,12 +1,10 @@
 package explain
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/fixtures/fuzzing"
 )
 
 // FuzzExplain feeds arbitrary bytes to the loader and explain: whatever the
@@ -14,19 +12,9 @@ import (
 // fixtures (localities, hashing, subsets, gRPC); config's FuzzLoad seeds
 // the loader with the broken ones.
 func FuzzExplain(f *testing.F) {
-	for _, dir := range []string{"locality", "hash", "subset", "grpc"} {
-		paths, _ := filepath.Glob(filepath.Join("../../fixtures", dir, "*.yaml"))
-		for _, p := range paths {
-			if data, err := os.ReadFile(p); err == nil {
-				f.Add(data)
-			}
-		}
-	}
+	fuzzing.AddFixtures(f, "../../fixtures/locality/*.yaml", "../../fixtures/hash/*.yaml", "../../fixtures/subset/*.yaml", "../../fixtures/grpc/*.yaml")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, _ := config.LoadBytes("fuzz.yaml", data, "")
-		if cfg == nil {
-			t.Fatal("nil config")
-		}
+		cfg := fuzzing.Load(t, data)
 		Build(cfg, cfg.Clusters, model.Options{})
 	})
 }

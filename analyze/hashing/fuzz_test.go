@@ -1,28 +1,18 @@
 package hashing
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/fixtures/fuzzing"
 )
 
 // FuzzHash feeds arbitrary bytes to the loader and the hash report of every
 // cluster (lookups, a request, removal, --dump, both semantics): problems
 // or errors, never a panic. Seeds: the hash fixtures, and testdata/fuzz.
 func FuzzHash(f *testing.F) {
-	paths, _ := filepath.Glob("../../fixtures/hash/*.yaml")
-	for _, p := range paths {
-		if data, err := os.ReadFile(p); err == nil {
-			f.Add(data)
-		}
-	}
+	fuzzing.AddFixtures(f, "../../fixtures/hash/*.yaml")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, _ := config.LoadBytes("fuzz.yaml", data, "")
-		if cfg == nil {
-			t.Fatal("nil config")
-		}
+		cfg := fuzzing.Load(t, data)
 		for i, cl := range cfg.Clusters {
 			if i == 4 {
 				break // a few clusters are enough per input

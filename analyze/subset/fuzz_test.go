@@ -1,28 +1,18 @@
 package subset
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/fixtures/fuzzing"
 )
 
 // FuzzSubset feeds arbitrary bytes to the loader and the subset report of
 // every cluster, with and without criteria: problems or errors, never a
 // panic. Seeds: the subset fixtures, and testdata/fuzz.
 func FuzzSubset(f *testing.F) {
-	paths, _ := filepath.Glob("../../fixtures/subset/*.yaml")
-	for _, p := range paths {
-		if data, err := os.ReadFile(p); err == nil {
-			f.Add(data)
-		}
-	}
+	fuzzing.AddFixtures(f, "../../fixtures/subset/*.yaml")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, _ := config.LoadBytes("fuzz.yaml", data, "")
-		if cfg == nil {
-			t.Fatal("nil config")
-		}
+		cfg := fuzzing.Load(t, data)
 		for i, cl := range cfg.Clusters {
 			if i == 4 {
 				break
