@@ -17,7 +17,7 @@ import (
 // warning when routes to them set a hash_policy, which only hashing load
 // balancers use (LoadBalancerContext::computeHashKey is read by
 // ThreadAwareLoadBalancerBase only).
-func hashNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.LBSettings) []string {
+func hashNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.LBSettings, opt model.Options) []string {
 	if !model.IsHashPolicy(m.Policy) {
 		var with []string
 		seen := map[string]bool{}
@@ -35,12 +35,8 @@ func hashNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.LBS
 	if len(m.Hosts) == 0 {
 		return nil
 	}
-	switch {
-	case m.Policy == "RING_HASH" && s.Ring.Validate() != nil, m.Policy == "MAGLEV" && s.Maglev.Validate() != nil:
-		return nil // reported by clusterNotes() as a rejected cluster
-	}
 	var local *lbmodel.Locality
-	if l, ok := model.NodeLocality(c, model.Options{}); ok {
+	if l, ok := model.NodeLocality(c, opt); ok { // --zone orders the hosts as in the shares
 		local = &l
 	}
 	hs, err := placement.BuildShares(m.Policy, m.Hosts, m, s, local) // a summary: no lookups

@@ -127,7 +127,7 @@ func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.
 	if t := cl.Proto.GetType().String(); t == "STRICT_DNS" || t == "LOGICAL_DNS" {
 		add("%s is %s: each address is a DNS name that Envoy resolves at run time (STRICT_DNS makes one host per resolved IP); lbctl counts one host per configured address", m.Name, t)
 	}
-	out = append(out, hashNotes(c, cl, m, s)...)
+	out = append(out, hashNotes(c, cl, m, s, opt)...)
 	return out
 }
 
