@@ -31,7 +31,6 @@ const (
 )
 
 type ringIndex struct {
-	built bool // Index ran (it may have found no layout that fits)
 	words []uint64
 	m     uint64
 	// Field layout: splits at bits 0 and sb (the second only when k = 2),
@@ -58,7 +57,7 @@ func wordLayout(hb int) (k, sb int) {
 // indexes too wide for a word, there is no index and Lookup binary-searches
 // Hashes.
 func (r *Ring) Index() {
-	r.index = ringIndex{built: true}
+	r.index = ringIndex{}
 	n := len(r.Hashes)
 	if n == 0 || len(r.EntryHosts) != n || n > 1<<40 {
 		return
@@ -72,7 +71,7 @@ func (r *Ring) Index() {
 	if k == 0 || maxHost < 0 {
 		return
 	}
-	x := ringIndex{built: true, m: min(uint64(float64(n)/ringIndexLoad)+1, maxIndexWords), sb: uint8(sb), tShift: uint8(64 - sb),
+	x := ringIndex{m: min(uint64(float64(n)/ringIndexLoad)+1, maxIndexWords), sb: uint8(sb), tShift: uint8(64 - sb),
 		hostBase: uint8(k * sb), hb: uint8(hb), splitMask: 1<<sb - 1, hostMask: 1<<hb - 1}
 	if k == 1 {
 		x.fill1 = 1 << 62
@@ -162,10 +161,7 @@ func (r *Ring) Lookup(h uint64, attempt uint32) (entry int, ok bool) {
 	if n == 0 {
 		return 0, false
 	}
-	if !r.index.built {
-		r.Index()
-	}
-	e := r.firstAtLeast(h)
+	e := r.firstAtLeast(h) // without an index (a ring built by hand) it searches
 	if e == n {
 		e = 0
 	}
