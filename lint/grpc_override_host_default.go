@@ -1,10 +1,6 @@
 package lint
 
-import (
-	"strings"
-
-	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
-)
+import "github.com/lbctl/lbctl/analyze/model"
 
 // LB1710 grpc-override-host-default (GRPC-OVERRIDE-HOST-DEFAULT).
 var _ = register(&Rule{
@@ -30,18 +26,4 @@ var _ = register(&Rule{
 
 // statefulSession reports whether a loaded listener's HTTP connection
 // manager runs the envoy.filters.http.stateful_session filter.
-func (p *Pass) statefulSession() bool {
-	for _, li := range p.Cfg.Listeners {
-		for _, fc := range li.GetFilterChains() {
-			for _, f := range fc.GetFilters() {
-				hcm, _ := p.Cfg.Sources.Unpacked(f.GetTypedConfig()).(*hcmv3.HttpConnectionManager)
-				for _, hf := range hcm.GetHttpFilters() {
-					if strings.Contains(hf.GetName(), "stateful_session") || strings.Contains(hf.GetTypedConfig().GetTypeUrl(), "stateful_session") {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
-}
+func (p *Pass) statefulSession() bool { return len(model.StatefulSessions(p.Cfg)) > 0 }

@@ -10,8 +10,6 @@ import (
 	"github.com/lbctl/lbctl/analyze/traffic"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
-	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
-	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 
 	"github.com/lbctl/lbctl/lbmodel"
 )
@@ -275,26 +273,4 @@ func routeHashUnsupported(c *config.Config, cluster string) bool {
 
 // statefulSessionInUse reports whether some listener runs Envoy's
 // stateful session filter (the cookie that xds_override_host honours).
-func statefulSessionInUse(c *config.Config) bool {
-	for _, li := range c.Listeners {
-		chains := append([]*listenerv3.FilterChain{}, li.GetFilterChains()...)
-		if li.GetDefaultFilterChain() != nil {
-			chains = append(chains, li.GetDefaultFilterChain())
-		}
-		for _, fc := range chains {
-			for _, f := range fc.GetFilters() {
-				hcm, ok := c.Sources.Unpacked(f.GetTypedConfig()).(*hcmv3.HttpConnectionManager)
-				if !ok {
-					continue
-				}
-				for _, hf := range hcm.GetHttpFilters() {
-					if hf.GetName() == "envoy.filters.http.stateful_session" ||
-						config.TypeName(hf.GetTypedConfig().GetTypeUrl()) == "envoy.extensions.filters.http.stateful_session.v3.StatefulSession" {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
-}
+func statefulSessionInUse(c *config.Config) bool { return len(model.StatefulSessions(c)) > 0 }

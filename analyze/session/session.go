@@ -10,9 +10,6 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
 
-	ssv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/stateful_session/v3"
-	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
-
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -78,25 +75,12 @@ type filter struct {
 	strict bool
 }
 
-// statefulSessions lists the stateful_session filters of the loaded
-// listeners' HTTP connection managers, in load order.
+// statefulSessions is model.StatefulSessions with where each is written.
 func statefulSessions(c *config.Config) []filter {
 	var out []filter
-	for _, li := range c.Listeners {
-		for _, fc := range li.GetFilterChains() {
-			for _, f := range fc.GetFilters() {
-				hcm, ok := c.Sources.Unpacked(f.GetTypedConfig()).(*hcmv3.HttpConnectionManager)
-				if !ok {
-					continue
-				}
-				for _, hf := range hcm.GetHttpFilters() {
-					ss, ok := c.Sources.Unpacked(hf.GetTypedConfig()).(*ssv3.StatefulSession)
-					if !ok {
-						continue
-					}
-					out = append(out, filter{where: c.Sources.Pos(hf).String(), strict: ss.GetStrict()})
-				}
-			}
+	for _, ss := range model.StatefulSessions(c) {
+		if ss.Config != nil {
+			out = append(out, filter{where: c.Sources.Pos(ss.Filter).String(), strict: ss.Config.GetStrict()})
 		}
 	}
 	return out
