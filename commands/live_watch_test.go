@@ -111,6 +111,9 @@ func TestWatchJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
+	if strings.Contains(out, `"changes": null`) {
+		t.Error("a fetch printed \"changes\": null; lists are [] (the failed fetch included)")
+	}
 	dec := json.NewDecoder(strings.NewReader(out))
 	var first struct{ Clusters []struct{ Name string } }
 	if err := dec.Decode(&first); err != nil || len(first.Clusters) != 1 {

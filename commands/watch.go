@@ -155,7 +155,7 @@ func watchLoop(ctx context.Context, every time.Duration, rounds int, first *traf
 			return nil
 		case <-timer.C:
 		}
-		f := watch.Fetch{Fetch: n, Time: watchNow().UTC().Format(time.RFC3339)}
+		f := watch.Fetch{Fetch: n, Time: watchNow().UTC().Format(time.RFC3339), Changes: []watch.Change{}} // a failed fetch has [] changes, not null
 		if cur, err := snapshot(); err != nil {
 			f.Error = err.Error()
 		} else {
