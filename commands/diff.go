@@ -232,19 +232,19 @@ func runDiff(_ context.Context, cmd *cli.Command) error {
 	return nil
 }
 
-func envoyExplainer(c *config.Config, cl *config.Cluster) (*traffic.ClusterReport, error) {
-	return one(explain.Build(c, []*config.Cluster{cl}, model.Options{}))
+func envoyExplainer(c *config.Config, cls []*config.Cluster) ([]traffic.ClusterReport, error) {
+	return clustersOf(explain.Build(c, cls, model.Options{}))
 }
 
-func grpcExplainer(c *config.Config, cl *config.Cluster) (*traffic.ClusterReport, error) {
-	return one(grpc.Build(c, []*config.Cluster{cl}, grpc.GRPCOptions{Impl: lbmodel.GRPCCore}))
+func grpcExplainer(c *config.Config, cls []*config.Cluster) ([]traffic.ClusterReport, error) {
+	return clustersOf(grpc.Build(c, cls, grpc.GRPCOptions{Impl: lbmodel.GRPCCore}))
 }
 
-func one(r *traffic.Report, err error) (*traffic.ClusterReport, error) {
+func clustersOf(r *traffic.Report, err error) ([]traffic.ClusterReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &r.Clusters[0], nil
+	return r.Clusters, nil
 }
 
 // diffFails applies the thresholds (contract: diff): exit 1 when one given

@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"fmt"
+
 	"encoding/json"
 	"math"
 	"slices"
@@ -12,10 +14,39 @@ import (
 	"github.com/lbctl/lbctl/analyze/traffic"
 )
 
-// Explainer computes one cluster's traffic picture: explain.Build or
-// grpc.Build for one cluster, passed in by the command so that this report
+// Explainer computes clusters' traffic pictures, one per cluster in order:
+// explain.Build or grpc.Build, passed in by the command so that this report
 // imports no other report (ARCHITECTURE.md).
-type Explainer func(c *config.Config, cl *config.Cluster) (*traffic.ClusterReport, error)
+type Explainer func(c *config.Config, cls []*config.Cluster) ([]traffic.ClusterReport, error)
+
+// explainAll explains one side's clusters in one call, so whole-config
+// state (routes, gRPC's cluster map) is built once per side, not once per
+// cluster; when that call fails, cluster by cluster, so that each error
+// is noted on its own cluster.
+func explainAll(ex Explainer, c *config.Config, cls []*config.Cluster) ([]*traffic.ClusterReport, []error) {
+	out, errs := make([]*traffic.ClusterReport, len(cls)), make([]error, len(cls))
+	if len(cls) == 0 {
+		return out, errs
+	}
+	if rs, err := ex(c, cls); err == nil && len(rs) == len(cls) {
+		for i := range rs {
+			out[i] = &rs[i]
+		}
+		return out, errs
+	}
+	for i, cl := range cls {
+		rs, err := ex(c, []*config.Cluster{cl})
+		if err == nil && len(rs) != 1 {
+			err = fmt.Errorf("cluster %s: no report", cl.Name())
+		}
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		out[i] = &rs[0]
+	}
+	return out, errs
+}
 
 // Options are Build's inputs besides the two configurations.
 type Options struct {
@@ -36,23 +67,38 @@ func Build(old, new *config.Config, opt Options) (*Report, error) {
 func BuildSides(olds, news *Side, opt Options) (*Report, error) {
 	old, new := olds.Config, news.Config
 	r := &Report{Semantics: opt.Semantics, Clusters: []Cluster{}, Findings: Findings{New: []Finding{}, Fixed: []Finding{}}}
-	for _, p := range Changed(olds, news) {
+	pairs := Changed(olds, news)
+	var oldCls, newCls []*config.Cluster
+	for _, p := range pairs {
+		if p.Old != nil {
+			oldCls = append(oldCls, p.Old)
+		}
+		if p.New != nil {
+			newCls = append(newCls, p.New)
+		}
+	}
+	oldReps, oldErrs := explainAll(opt.Explain, old, oldCls)
+	newReps, newErrs := explainAll(opt.Explain, new, newCls)
+	for _, p := range pairs {
 		d := Cluster{Name: p.Name, Change: "modified"}
 		var o, n *traffic.ClusterReport
-		var err error
 		if p.Old != nil {
-			if o, err = opt.Explain(old, p.Old); err != nil {
+			o, oldReps = oldReps[0], oldReps[1:]
+			if err := oldErrs[0]; err != nil {
 				d.Notes = append(d.Notes, "OLD: "+err.Error())
 			}
+			oldErrs = oldErrs[1:]
 			d.File = &Change[string]{Old: ptr(old.Sources.Pos(p.Old.Proto).String())}
 		} else {
 			d.Change = "added"
 			d.File = &Change[string]{}
 		}
 		if p.New != nil {
-			if n, err = opt.Explain(new, p.New); err != nil {
+			n, newReps = newReps[0], newReps[1:]
+			if err := newErrs[0]; err != nil {
 				d.Notes = append(d.Notes, "NEW: "+err.Error())
 			}
+			newErrs = newErrs[1:]
 			d.File.New = ptr(new.Sources.Pos(p.New.Proto).String())
 		} else {
 			d.Change = "removed"

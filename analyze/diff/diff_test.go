@@ -20,19 +20,28 @@ func load(t *testing.T, path string) *config.Config {
 	return c
 }
 
-func explainOne(c *config.Config, cl *config.Cluster) (*traffic.ClusterReport, error) {
-	r, err := explain.Build(c, []*config.Cluster{cl}, model.Options{})
+func explainBatch(c *config.Config, cls []*config.Cluster) ([]traffic.ClusterReport, error) {
+	r, err := explain.Build(c, cls, model.Options{})
 	if err != nil {
 		return nil, err
 	}
-	return &r.Clusters[0], nil
+	return r.Clusters, nil
+}
+
+// explainOne is one cluster explained alone, to check diff's batches by.
+func explainOne(c *config.Config, cl *config.Cluster) (*traffic.ClusterReport, error) {
+	rs, err := explainBatch(c, []*config.Cluster{cl})
+	if err != nil {
+		return nil, err
+	}
+	return &rs[0], nil
 }
 
 func loadCase(t *testing.T, name string) (old, new *config.Config, r *Report) {
 	t.Helper()
 	old = load(t, "../../fixtures/diff/"+name+"/old.yaml")
 	new = load(t, "../../fixtures/diff/"+name+"/new.yaml")
-	r, err := Build(old, new, Options{Explain: explainOne})
+	r, err := Build(old, new, Options{Explain: explainBatch})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func owner(s *placement.Setup, h uint64) string {
 // within 4.5 standard deviations of the sampled proportions.
 func TestKeySpaceAgainstRandomKeys(t *testing.T) {
 	old, new, r := loadCase(t, "hash")
-	rg, err := Build(old, new, Options{Explain: explainOne, Semantics: "grpc"})
+	rg, err := Build(old, new, Options{Explain: explainBatch, Semantics: "grpc"})
 	if err != nil {
 		t.Fatal(err)
 	}
