@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"slices"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	"github.com/lbctl/lbctl/analyze/config"
@@ -15,10 +14,8 @@ type shared struct {
 	models map[*config.Cluster]*model.Model
 	routes []config.RouteTarget
 	routed bool
-	// routesTo indexes routes by cluster (RoutesTo).
-	routesTo map[string][]config.RouteTarget
-	pgv      []*Violation
-	pgvRun   bool
+	pgv    []*Violation
+	pgvRun bool
 	// strict restores per-field reporting (Options.Strict).
 	strict bool
 }
@@ -68,17 +65,8 @@ func (s *shared) Routes() []config.RouteTarget {
 	return s.routes
 }
 
-// RoutesTo lists the route targets naming cluster name, from an index
-// built once (a scan per cluster was quadratic on a mesh dump).
-func (s *shared) RoutesTo(name string) []config.RouteTarget {
-	if s.routesTo == nil {
-		s.routesTo = map[string][]config.RouteTarget{}
-		for _, rt := range s.Routes() {
-			s.routesTo[rt.Cluster] = append(s.routesTo[rt.Cluster], rt)
-		}
-	}
-	return slices.Clone(s.routesTo[name])
-}
+// RoutesTo lists the route targets naming cluster name (the config's index).
+func (s *shared) RoutesTo(name string) []config.RouteTarget { return s.cfg.RoutesTo(name) }
 
 // Typed returns the decoded load_balancing_policy entries of c in order
 // (nil for entries whose type this build does not know).

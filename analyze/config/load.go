@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
@@ -59,8 +60,8 @@ type Config struct {
 	written map[string]bool
 	trimmed map[string]bool
 
-	routesTo  map[string][]RouteTarget // RoutesTo's index over Routes
-	routesToN int                      // len(Routes) when it was built
+	routesOnce sync.Once // Routes are final once loaded: one index, safe for parallel readers
+	routesTo   map[string][]RouteTarget
 }
 
 // Trimmed reports whether file is an Envoy-written dump that provably lost

@@ -119,17 +119,16 @@ func (c *Config) RouteTargets() []RouteTarget {
 }
 
 // RoutesTo lists every route target that sends traffic to cluster, in
-// file order.
-// An index by cluster, built on first use: reports ask once per cluster,
-// and rescanning every route each time was quadratic on a mesh dump.
+// file order. An index by cluster, built once on first use (reports ask
+// once per cluster, from several goroutines; rescanning every route each
+// time was quadratic on a mesh dump).
 func (c *Config) RoutesTo(cluster string) []RouteTarget {
-	if c.routesTo == nil || c.routesToN != len(c.Routes) {
+	c.routesOnce.Do(func() {
 		c.routesTo = map[string][]RouteTarget{}
-		c.routesToN = len(c.Routes)
 		for _, t := range c.RouteTargets() {
 			c.routesTo[t.Cluster] = append(c.routesTo[t.Cluster], t)
 		}
-	}
+	})
 	return slices.Clone(c.routesTo[cluster])
 }
 

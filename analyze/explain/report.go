@@ -24,9 +24,6 @@ func Build(c *config.Config, clusters []*config.Cluster, opt model.Options) (*tr
 	// Clusters are independent: explain them on every core, then read the
 	// results in input order so the report and the first error are those
 	// of a sequential run.
-	if len(clusters) > 1 {
-		c.RoutesTo("") // fills the route index before the workers read it
-	}
 	results := make([]clusterResult, len(clusters))
 	model.Parallel(len(clusters), func(i int) {
 		cr, err := explainCluster(c, clusters[i], opt)
