@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/urfave/cli/v3"
 	"go.yaml.in/yaml/v3"
@@ -70,10 +71,28 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 func writeYAML(w io.Writer, v any) error {
+	var n yaml.Node
+	if err := n.Encode(v); err != nil {
+		return err
+	}
+	quoteEscaped(&n)
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
 	defer enc.Close()
-	return enc.Encode(v)
+	return enc.Encode(&n)
+}
+
+// quoteEscaped double-quotes every string the output guard will escape
+// (yaml.v3 writes C1 controls and bidi marks bare, as printable): inside
+// double quotes the guard's \u202e reads back as the character itself,
+// as it does in JSON, instead of as six characters of a plain scalar.
+func quoteEscaped(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && config.Escape(n.Value) != n.Value {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	for _, c := range n.Content {
+		quoteEscaped(c)
+	}
 }
 
 // stdinHasData reports whether standard input is a pipe or file rather
