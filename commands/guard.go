@@ -34,6 +34,13 @@ func newGuard(w io.Writer) *guard {
 	return g
 }
 
+// allowANSI lets lbctl's own colour through (Write reads ansi under mu).
+func (g *guard) allowANSI() {
+	g.mu.Lock()
+	g.ansi = true
+	g.mu.Unlock()
+}
+
 // redacted stands in for a secret value.
 const redacted = "[redacted]"
 

@@ -80,7 +80,7 @@ func newTerm(out io.Writer, color string) *Term {
 	t := &Term{Out: out}
 	t.TTY, t.Color, t.dumb, t.Width = decideTerm(d, env)
 	if g, ok := out.(*guard); ok && t.Color {
-		g.ansi = true // lbctl's own colour passes the guard
+		g.allowANSI() // lbctl's own colour passes the guard
 	}
 	t.r = lipgloss.NewRenderer(out)
 	if t.Color {
