@@ -13,7 +13,7 @@ import (
 // filter_metadata["envoy.lb"]["hash_key"] wins (any other type is ignored),
 // then the hostname when use_hostname_for_hashing is set, else the address
 // as Address::asString() writes it (ip:port, [ipv6]:port, no tcp:// prefix).
-func HashKey(h Host, useHostname bool) string {
+func HashKey(h *Host, useHostname bool) string {
 	if v, ok := h.Metadata["hash_key"].(string); ok && v != "" {
 		return v
 	}
@@ -24,9 +24,11 @@ func HashKey(h Host, useHostname bool) string {
 }
 
 // WeightedHost is one entry of Envoy's NormalizedHostWeightVector: a host and
-// its share of the priority level, the shares summing to about 1.
+// its share of the priority level, the shares summing to about 1. Host
+// points into the caller's hosts (read-only): a copy per entry doubled
+// the memory of a 100k-host ring.
 type WeightedHost struct {
-	Host   Host
+	Host   *Host
 	Weight float64
 }
 
@@ -123,7 +125,7 @@ func (n *NormalizedWeights) addLocality(hosts []Host, used func(*Host) bool, nlw
 			continue
 		}
 		w := float64(hostWeight(*h)) * nlw / float64(sum)
-		n.Hosts = append(n.Hosts, WeightedHost{Host: *h, Weight: w})
+		n.Hosts = append(n.Hosts, WeightedHost{Host: h, Weight: w})
 		n.Min = min(n.Min, w)
 		n.Max = max(n.Max, w)
 	}

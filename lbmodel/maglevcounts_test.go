@@ -40,7 +40,7 @@ func floatNW(raw []float64) NormalizedWeights {
 	nw := NormalizedWeights{Min: 2}
 	for i, w := range raw {
 		w /= sum
-		nw.Hosts = append(nw.Hosts, WeightedHost{Host: Host{Address: fmt.Sprintf("10.0.%d.%d:80", i>>8, i&255), Weight: 1}, Weight: w})
+		nw.Hosts = append(nw.Hosts, WeightedHost{Host: &Host{Address: fmt.Sprintf("10.0.%d.%d:80", i>>8, i&255), Weight: 1}, Weight: w})
 		nw.Min, nw.Max = min(nw.Min, w), max(nw.Max, w)
 	}
 	return nw

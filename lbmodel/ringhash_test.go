@@ -387,11 +387,11 @@ func TestRingEdgeCases(t *testing.T) {
 	})
 	t.Run("non-string hash_key ignored", func(t *testing.T) {
 		h := Host{Address: "10.0.0.1:80", Hostname: "a", Metadata: map[string]any{"hash_key": 3.0}}
-		if HashKey(h, false) != "10.0.0.1:80" || HashKey(h, true) != "a" {
+		if HashKey(&h, false) != "10.0.0.1:80" || HashKey(&h, true) != "a" {
 			t.Error("non-string hash_key must be ignored")
 		}
 		h.Metadata["hash_key"] = ""
-		if HashKey(h, false) != "10.0.0.1:80" {
+		if HashKey(&h, false) != "10.0.0.1:80" {
 			t.Error("empty hash_key must be ignored")
 		}
 	})

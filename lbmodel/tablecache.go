@@ -7,8 +7,67 @@ import "math"
 // normalized vector) build it once: a 65,537-slot table per priority is
 // most of explain's time on a large dump. Not safe for concurrent use.
 type TableCache struct {
-	rings  []cachedRing
-	tables []cachedTable
+	rings   []cachedRing
+	tables  []cachedTable
+	weights []cachedWeights
+}
+
+// cachedWeights is one NormalizeWeights result, keyed by the hosts slice
+// itself (first element and length: a cluster's hosts are final once its
+// model is built) and the options.
+type cachedWeights struct {
+	first      *Host
+	n          int
+	opt        NormalizeOptions
+	allHealthy int8 // 0 unknown, 1 yes, -1 no
+	nw         NormalizedWeights
+}
+
+// Normalize is NormalizeWeights(hosts, opt), computed once per hosts slice
+// and options: a cluster's shares and its notes both normalize each level
+// (100k hosts: two passes and two vectors). The result is shared and
+// read-only. Panic only matters when some host is not healthy.
+func (c *TableCache) Normalize(hosts []Host, opt NormalizeOptions) (NormalizedWeights, error) {
+	if c == nil || len(hosts) == 0 {
+		return NormalizeWeights(hosts, opt)
+	}
+	for i := range c.weights {
+		e := &c.weights[i]
+		if e.first != &hosts[0] || e.n != len(hosts) || e.opt.LocalityWeighted != opt.LocalityWeighted ||
+			!sameLocality(e.opt.LocalLocality, opt.LocalLocality) {
+			continue
+		}
+		if e.opt.Panic != opt.Panic {
+			if e.allHealthy == 0 {
+				e.allHealthy = -1
+				if allHealthy(hosts) {
+					e.allHealthy = 1
+				}
+			}
+			if e.allHealthy < 0 {
+				continue
+			}
+		}
+		return e.nw, nil
+	}
+	nw, err := NormalizeWeights(hosts, opt)
+	if err == nil {
+		c.weights = append(c.weights, cachedWeights{first: &hosts[0], n: len(hosts), opt: opt, nw: nw})
+	}
+	return nw, err
+}
+
+func sameLocality(a, b *Locality) bool {
+	return a == b || (a != nil && b != nil && *a == *b)
+}
+
+func allHealthy(hosts []Host) bool {
+	for i := range hosts {
+		if hosts[i].Health() != Healthy {
+			return false
+		}
+	}
+	return true
 }
 
 type cachedRing struct {
@@ -82,6 +141,9 @@ func sameVector(nw NormalizedWeights, hosts []WeightedHost, keys []string, useHo
 	if len(nw.Hosts) != len(hosts) || len(keys) != len(hosts) {
 		return false
 	}
+	if len(hosts) > 0 && &nw.Hosts[0] == &hosts[0] { // the vector it was built from (Normalize)
+		return true
+	}
 	for i, wh := range nw.Hosts {
 		if math.Float64bits(wh.Weight) != math.Float64bits(hosts[i].Weight) ||
 			wh.Host.Address != hosts[i].Host.Address || HashKey(wh.Host, useHostname) != keys[i] {
@@ -97,6 +159,12 @@ func sameVector(nw NormalizedWeights, hosts []WeightedHost, keys []string, useHo
 // by address, not a scan of hosts per share.
 func SharesByAddress(hosts []Host, shares []HostShare) []float64 {
 	out := make([]float64, len(hosts))
+	if sameAddresses(hosts, shares) { // the usual case: the table kept the hosts' order
+		for i := range shares {
+			out[i] = shares[i].Share
+		}
+		return out
+	}
 	head := make(map[string]int, len(hosts))
 	next := make([]int, len(hosts))
 	for i := len(hosts) - 1; i >= 0; i-- {
@@ -116,4 +184,18 @@ func SharesByAddress(hosts []Host, shares []HostShare) []float64 {
 		head[s.Address] = next[i]
 	}
 	return out
+}
+
+// sameAddresses says whether shares name hosts' addresses one for one, in
+// order; then the k-th share of an address is the k-th host with it.
+func sameAddresses(hosts []Host, shares []HostShare) bool {
+	if len(hosts) != len(shares) {
+		return false
+	}
+	for i := range shares {
+		if shares[i].Address != hosts[i].Address {
+			return false
+		}
+	}
+	return true
 }

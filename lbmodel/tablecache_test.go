@@ -36,6 +36,12 @@ func TestSharesByAddressMatchesScan(t *testing.T) {
 		for range rng.IntN(35) {
 			shares = append(shares, HostShare{Address: string(rune('a' + rng.IntN(8))), Share: rng.Float64()})
 		}
+		if rng.IntN(2) == 0 { // the hosts' own order (the fast path), duplicates included
+			shares = shares[:0]
+			for _, h := range hosts {
+				shares = append(shares, HostShare{Address: h.Address, Share: rng.Float64()})
+			}
+		}
 		if got, want := SharesByAddress(hosts, shares), sharesByScan(hosts, shares); !slices.Equal(got, want) {
 			t.Fatalf("hosts %v shares %v: got %v want %v", hosts, shares, got, want)
 		}
@@ -173,5 +179,39 @@ func TestSortRingEntriesIsStable(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("n=%d: radix order differs from the stable sort", n)
 		}
+	}
+}
+
+func TestTableCacheNormalize(t *testing.T) {
+	hosts := ports(90, 91, 92, 93)
+	hosts[1].Weight, hosts[2].Locality = 3, Locality{Zone: "b"}
+	local := &Locality{Zone: "b"}
+	var c TableCache
+	for _, opt := range []NormalizeOptions{{}, {Panic: true}, {LocalityWeighted: true}, {LocalityWeighted: true, LocalLocality: local}} {
+		got, err := c.Normalize(hosts, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := mustNormalize(t, hosts, opt)
+		if len(got.Hosts) != len(want.Hosts) || got.Min != want.Min || got.Max != want.Max {
+			t.Fatalf("%+v: got %+v want %+v", opt, got, want)
+		}
+		for i := range got.Hosts {
+			if got.Hosts[i].Host != want.Hosts[i].Host || got.Hosts[i].Weight != want.Hosts[i].Weight {
+				t.Fatalf("%+v: host %d: got %+v want %+v", opt, i, got.Hosts[i], want.Hosts[i])
+			}
+		}
+	}
+	// All healthy: panic or not is one vector, computed once.
+	if len(c.weights) != 3 {
+		t.Errorf("%d vectors cached, want 3 (panic shares the healthy one)", len(c.weights))
+	}
+	// An unhealthy host: panic keeps it, no panic drops it.
+	sick := ports(90, 91, 92)
+	sick[1].Status = StatusUnhealthy
+	a, _ := c.Normalize(sick, NormalizeOptions{})
+	b, _ := c.Normalize(sick, NormalizeOptions{Panic: true})
+	if len(a.Hosts) != 2 || len(b.Hosts) != 3 {
+		t.Errorf("unhealthy host: %d and %d hosts, want 2 and 3", len(a.Hosts), len(b.Hosts))
 	}
 }

@@ -75,7 +75,7 @@ func unstableKeys(hosts []lbmodel.Host) string {
 	seen := map[pk]int{}
 	empty, dup := 0, 0
 	for _, h := range hosts {
-		k := lbmodel.HashKey(h, true)
+		k := lbmodel.HashKey(&h, true)
 		if k == "" {
 			empty++
 			continue

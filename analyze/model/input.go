@@ -151,7 +151,7 @@ func hashShares(tables *lbmodel.TableCache, policy string, all, source []lbmodel
 	// The source is every host of the priority only in panic (or when all
 	// are healthy, where both readings agree).
 	panic := len(source) == len(level)
-	nw, err := lbmodel.NormalizeWeights(level, lbmodel.NormalizeOptions{LocalityWeighted: locality, Panic: panic, LocalLocality: local})
+	nw, err := tables.Normalize(level, lbmodel.NormalizeOptions{LocalityWeighted: locality, Panic: panic, LocalLocality: local})
 	if err != nil {
 		return nil, err
 	}

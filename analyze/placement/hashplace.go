@@ -51,7 +51,7 @@ func build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettin
 		if p < len(hs.Load.Levels) {
 			pl.Panic = hs.Load.Levels[p].Panic
 		}
-		nw, err := lbmodel.NormalizeWeights(in, lbmodel.NormalizeOptions{LocalityWeighted: s.LocalityWeighted, Panic: pl.Panic, LocalLocality: local})
+		nw, err := m.Tables().Normalize(in, lbmodel.NormalizeOptions{LocalityWeighted: s.LocalityWeighted, Panic: pl.Panic, LocalLocality: local})
 		if err != nil {
 			return nil, fmt.Errorf("P%d: %v", p, err)
 		}
