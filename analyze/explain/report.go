@@ -1,11 +1,9 @@
 package explain
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -160,6 +158,10 @@ func hostReports(cluster string, hosts []lbmodel.Host, shares []float64, lb *mod
 	}
 	sortByShare(keys)
 	out := make([]traffic.HostReport, len(hosts))
+	var values []float64 // one block for the Share pointers, not one allocation per host
+	if lb.Computable {
+		values = make([]float64, len(hosts))
+	}
 	for k, key := range keys {
 		h := &hosts[key.i]
 		out[k] = traffic.HostReport{
@@ -168,8 +170,8 @@ func hostReports(cluster string, hosts []lbmodel.Host, shares []float64, lb *mod
 			Health: h.Status.String(), Weight: max(1, h.Weight),
 		}
 		if key.has {
-			v := key.share
-			out[k].Share = &v
+			values[k] = key.share
+			out[k].Share = &values[k]
 		}
 	}
 	return out
@@ -189,50 +191,6 @@ func (c *cleanCache) share(v float64) float64 {
 		e.raw, e.clean, e.ok = v, CleanShare(v), true
 	}
 	return e.clean
-}
-
-// shareKey is a host's place in hostReports' order: its share (has: known)
-// and its index before sorting.
-type shareKey struct {
-	share float64
-	has   bool
-	i     int32
-}
-
-// sortByShare sorts keys by share, largest first, unknown shares last,
-// stably. Without NaN the order is total once ties go by index, and any
-// sort gives the stable order; with NaN (no strict weak order) it is
-// slices.SortStableFunc, which runs sort.SliceStable's very steps, so the
-// order is the one the reports had when sorted whole.
-func sortByShare(keys []shareKey) {
-	for _, k := range keys {
-		if k.has && math.IsNaN(k.share) {
-			slices.SortStableFunc(keys, func(a, b shareKey) int {
-				if shareLess(a.has, a.share, b.has, b.share) {
-					return -1
-				}
-				return 1 // only "< 0" is ever tested
-			})
-			return
-		}
-	}
-	slices.SortFunc(keys, func(a, b shareKey) int {
-		switch {
-		case shareLess(a.has, a.share, b.has, b.share):
-			return -1
-		case shareLess(b.has, b.share, a.has, a.share):
-			return 1
-		}
-		return cmp.Compare(a.i, b.i)
-	})
-}
-
-// shareLess: a known share before an unknown one, then the larger first.
-func shareLess(aHas bool, a float64, bHas bool, b float64) bool {
-	if !aHas || !bHas {
-		return aHas && !bHas
-	}
-	return a > b
 }
 
 func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model, opt model.Options) (traffic.ClusterReport, error) {
