@@ -202,3 +202,46 @@ func TestTrafficJSONStrings(t *testing.T) {
 	}
 	checkSameJSON(t, "random strings", &r)
 }
+
+// chunkRecorder keeps each Write separately.
+type chunkRecorder struct{ chunks [][]byte }
+
+func (c *chunkRecorder) Write(p []byte) (int, error) {
+	c.chunks = append(c.chunks, append([]byte(nil), p...))
+	return len(p), nil
+}
+
+// TestTrafficJSONLargeClusters: clusters of thousands of hosts (host rows
+// written in batches, output in chunks) are written as encoding/json
+// writes them, and every chunk ends between JSON values (a string never
+// straddles two writes, so the guard sees each secret whole).
+func TestTrafficJSONLargeClusters(t *testing.T) {
+	r := &traffic.Report{}
+	for _, n := range []int{hostBatch - 1, hostBatch, hostBatch + 1, 5000} {
+		cfg, err := config.LoadBytes("one.json", gen.One("RING_HASH", n), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		one, err := explain.Build(cfg, cfg.Clusters, model.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Clusters = append(r.Clusters, one.Clusters...)
+	}
+	checkSameJSON(t, "large clusters", r)
+	var rec chunkRecorder
+	if err := writeTrafficJSON(&rec, r); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.chunks) < 3 {
+		t.Fatalf("%d writes; want the output in chunks", len(rec.chunks))
+	}
+	for i, c := range rec.chunks {
+		if bytes.Count(c, []byte(`"`))%2 != 0 {
+			t.Fatalf("write %d splits a string", i)
+		}
+		if end := c[len(c)-1]; end != '}' && end != '\n' {
+			t.Fatalf("write %d ends inside a value: %q", i, c[max(0, len(c)-40):])
+		}
+	}
+}
