@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/lbctl/lbctl/commands"
+	_ "github.com/lbctl/lbctl/commands/early" // help before the Envoy types initialise
 )
 
 func main() {

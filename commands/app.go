@@ -61,15 +61,19 @@ func looksPositioned(line string) bool {
 // New builds the lbctl command tree.
 func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 	root := &cli.Command{
-		Name:                  "lbctl",
-		Usage:                 "explain and lint Envoy load balancing, exactly as Envoy computes it",
-		UsageText:             "lbctl [global flags] COMMAND [flags] [FILE ...]",
-		Version:               versionString(),
-		Reader:                stdin,
-		Writer:                stdout,
-		ErrWriter:             stderr,
-		EnableShellCompletion: true,
-		Suggest:               true,
+		Name:      "lbctl",
+		Usage:     "explain and lint Envoy load balancing, exactly as Envoy computes it",
+		UsageText: "lbctl [global flags] COMMAND [flags] [FILE ...]",
+		Version:   versionString(),
+		// Help leaves the version to --version: commands/early answers
+		// help before the build information (runtime/debug, initialised
+		// after the protobuf packages) can be read.
+		CustomRootCommandHelpTemplate: rootHelpTemplate,
+		Reader:                        stdin,
+		Writer:                        stdout,
+		ErrWriter:                     stderr,
+		EnableShellCompletion:         true,
+		Suggest:                       true,
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
 				name := cmd.Args().First()

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v3"
+
+	"github.com/lbctl/lbctl/commands/quick"
 )
 
 // completionShells are the shells `lbctl completion` writes a script for,
@@ -15,10 +17,10 @@ var completionShells = []struct {
 	aliases    []string
 	script     string
 }{
-	{"bash", "lbctl.bash", nil, bashScript},
-	{"zsh", "_lbctl", nil, zshScript},
-	{"fish", "lbctl.fish", nil, fishScript},
-	{"powershell", "lbctl.ps1", []string{"pwsh"}, powershellScript},
+	{"bash", "lbctl.bash", nil, quick.BashScript},
+	{"zsh", "_lbctl", nil, quick.ZshScript},
+	{"fish", "lbctl.fish", nil, quick.FishScript},
+	{"powershell", "lbctl.ps1", []string{"pwsh"}, quick.PowershellScript},
 }
 
 // completionCommand is `lbctl completion SHELL`. It takes the place of

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/lbctl/lbctl/commands/quick"
 )
 
 // examples returns the example command lines of a command's description:
@@ -99,7 +101,7 @@ func TestWrapHelpReflowsProseAndExamples(t *testing.T) {
 		"     lbctl sweep fixtures/a.yaml \\",
 		"         --cluster backend --grid 0,1 --step 25",
 	}, "\n")
-	if got := wrapHelp(in, 50); got != want {
-		t.Errorf("wrapHelp:\n%s\nwant:\n%s", got, want)
+	if got := quick.WrapHelp(in, 50); got != want {
+		t.Errorf("WrapHelp:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -1,0 +1,45 @@
+// Package quick answers the invocations that need none of lbctl's Envoy
+// types — help and the completion scripts — so that commands/early can
+// answer them before Go initialises those types' packages (about 3 ms of
+// protobuf registration that `lbctl --help` would otherwise wait for).
+// It imports only the standard library and the terminal-size package;
+// its answers are the command tree's (TestQuickMatchesMain).
+package quick
+
+import (
+	"os"
+	"strings"
+)
+
+// Answer is what lbctl prints for args (os.Args[1:]) when that needs no
+// Envoy types: `--help`, `-h` or `help` alone, `COMMAND… --help` (or -h),
+// `help COMMAND`, and `completion SHELL`. ok is false for anything else,
+// which the command tree answers. out is the standard output file (its
+// width sets help's), nil when not a file.
+func Answer(args []string, getenv func(string) string, out *os.File) (text string, ok bool) {
+	if len(args) == 2 && args[0] == "completion" {
+		if s, ok := scripts[args[1]]; ok {
+			return s, true
+		}
+	}
+	var path []string
+	switch {
+	case len(args) == 1 && (args[0] == "--help" || args[0] == "-h" || args[0] == "help"):
+	case len(args) == 2 && args[0] == "help" && !strings.HasPrefix(args[1], "-"):
+		path = args[1:2]
+	case len(args) >= 2 && (args[len(args)-1] == "--help" || args[len(args)-1] == "-h"):
+		path = args[:len(args)-1]
+	default:
+		return "", false
+	}
+	raw, ok := helpTexts[strings.Join(path, " ")]
+	if !ok {
+		return "", false
+	}
+	return WrapHelp(raw, HelpWidth(out, getenv)), true
+}
+
+var scripts = map[string]string{
+	"bash": BashScript, "zsh": ZshScript, "fish": FishScript,
+	"powershell": PowershellScript, "pwsh": PowershellScript,
+}
