@@ -3,38 +3,21 @@ package commands
 import (
 	"context"
 	"fmt"
-	"io"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/quick"
 
 	"github.com/urfave/cli/v3"
 )
 
-// Shell completion. The scripts in completions/ (printed by `lbctl
-// completion SHELL`) call
-//
-//	lbctl completion __complete --current=WORD [WORD_BEFORE_CURSOR ...]
-//
-// and read one candidate per line, "VALUE" or "VALUE<TAB>DESCRIPTION",
-// then a last line ":files" (also complete file names) or ":nofiles".
-// The current word travels inside --current= so that an empty word is
-// never an empty argument (PowerShell drops those before 7.3).
-//
-// Everything is driven by the command tree: commands, flags and whether a
-// flag takes a value come from the urfave/cli definitions, so commands
-// added later complete without changes here. Only flag values need
-// knowledge: flagValues below, keyed by flag name, then the "expected one
-// of a, b, c" message of the flag's oneOf validator, then cluster names
-// read from the FILE arguments on the line (config.QuickClusterNames:
-// YAML only, never the full model, so a TAB stays fast).
-
-// completeDirective is the last line of a completion answer.
-const (
-	directiveFiles   = ":files"
-	directiveNoFiles = ":nofiles"
-)
+// Shell completion: quick.Complete answers the scripts' requests over the
+// command tree (completionTree); this side knows only the flag values:
+// flagValues, keyed by flag name, then the "expected one of a, b, c"
+// message of the flag's oneOf validator, then cluster names read from the
+// FILE arguments on the line (config.QuickClusterNames: YAML only, never
+// the full model, so a TAB stays fast).
 
 // flagValues are the values of the flags that take one of a fixed set,
 // keyed by flag name, so that any command defining such a flag completes
@@ -53,104 +36,46 @@ var flagValues = map[string][]string{
 // in the FILE arguments already typed.
 var clusterFlags = map[string]bool{"cluster": true, "local-cluster": true}
 
-// candidate is one completion: a value and an optional description.
-type candidate struct{ value, desc string }
-
-// completion is the answer to one request.
-type completion struct {
-	cands []candidate
-	files bool
-}
-
-// completeLine answers a completion request: words are the arguments
-// before the cursor (without the program name), cur the word being typed.
-func completeLine(root *cli.Command, words []string, cur string) completion {
-	cmd := root
-	chain := []*cli.Command{root}
-	var files []string
-	var pending cli.Flag // a flag that still waits for its value
-	dashdash := false
-	positional := false // a positional argument was seen for cmd
-	for _, w := range words {
-		switch {
-		case pending != nil:
-			pending = nil
-		case dashdash:
-			files = append(files, w)
-		case w == "--":
-			dashdash = true
-		case strings.HasPrefix(w, "-") && len(w) > 1:
-			name, _, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
-			if f := lookupFlag(chain, name); f != nil && takesValue(f) && !hasValue {
-				pending = f
-			}
-		default:
-			if sub := subcommand(cmd, w); sub != nil && !positional {
-				cmd = sub
-				chain = append(chain, sub)
-				continue
-			}
-			positional = true
-			files = append(files, w)
-		}
-	}
-	switch {
-	case pending != nil:
-		return flagValueCompletion(pending, files, "", cur)
-	case dashdash:
-		return completion{files: true}
-	case strings.HasPrefix(cur, "-") && strings.Contains(cur, "="):
-		name, value, _ := strings.Cut(strings.TrimLeft(cur, "-"), "=")
-		if f := lookupFlag(chain, name); f != nil && takesValue(f) {
-			prefix := cur[:len(cur)-len(value)]
-			return flagValueCompletion(f, files, prefix, value)
-		}
-		return completion{}
-	case strings.HasPrefix(cur, "-"):
-		return completion{cands: flagCandidates(chain, cur)}
-	}
-	var c completion
-	if !positional {
-		leaf := true
-		for _, sub := range cmd.Commands {
-			leaf = leaf && (sub.Hidden || sub.Name == "help")
-		}
-		for _, sub := range cmd.Commands {
-			if leaf {
-				break // only urfave/cli's "help": offer the FILE arguments
-			}
-			if !sub.Hidden && strings.HasPrefix(sub.Name, cur) && !hasCandidate(c.cands, sub.Name) {
-				c.cands = append(c.cands, candidate{sub.Name, sub.Usage})
-			}
-		}
-	}
-	c.files = acceptsFiles(cmd)
+// completeLine answers a completion request (quick.Complete over the
+// command tree): words are the arguments before the cursor (without the
+// program name), cur the word being typed.
+func completeLine(root *cli.Command, words []string, cur string) quick.Completion {
+	c, _ := quick.Complete(completionTree(root), words, cur, clusterNames)
 	return c
 }
 
-// flagValueCompletion offers the values of flag f starting with cur, each
-// prefixed with prefix (the "--flag=" part when the value is typed in
-// the same word).
-func flagValueCompletion(f cli.Flag, files []string, prefix, cur string) completion {
-	name := f.Names()[0]
-	var values []string
-	switch {
-	case clusterFlags[name]:
-		values = config.QuickClusterNames(files)
-	case flagValues[name] != nil:
-		values = flagValues[name]
-	default:
-		values = validatorValues(f)
-	}
-	var c completion
-	for _, v := range values {
-		// A name with control characters is not offered: a shell would
-		// take its newline as the end of the candidate.
-		if strings.HasPrefix(v, cur) && config.Escape(v) == v {
-			c.cands = append(c.cands, candidate{value: prefix + v})
+// clusterNames are the clusters defined in files, read quickly
+// (config.QuickClusterNames); a name with control characters is not
+// offered: a shell would take its newline as the end of the candidate.
+func clusterNames(files []string) []string {
+	var out []string
+	for _, v := range config.QuickClusterNames(files) {
+		if config.Escape(v) == v {
+			out = append(out, v)
 		}
 	}
-	return c
+	return out
+}
+
+// completionTree is cmd's tree as quick.Complete reads it: commands,
+// flags, whether a flag takes a value and which values (flagValues, then
+// the "expected one of a, b, c" message of the flag's oneOf validator,
+// then cluster names for clusterFlags).
+func completionTree(cmd *cli.Command) *quick.Cmd {
+	q := &quick.Cmd{Name: cmd.Name, Aliases: cmd.Aliases, Usage: cmd.Usage, Hidden: cmd.Hidden, Files: acceptsFiles(cmd)}
+	for _, f := range cmd.Flags {
+		name := f.Names()[0]
+		qf := quick.Flag{Names: f.Names(), Usage: flagUsage(f), TakesValue: takesValue(f), Local: isLocal(f),
+			Hidden: !isVisible(f), Cluster: clusterFlags[name], Values: flagValues[name]}
+		if qf.Values == nil && !qf.Cluster {
+			qf.Values = validatorValues(f)
+		}
+		q.Flags = append(q.Flags, qf)
+	}
+	for _, sub := range cmd.Commands {
+		q.Commands = append(q.Commands, completionTree(sub))
+	}
+	return q
 }
 
 // validatorValues reads the allowed values of a string flag from the
@@ -170,64 +95,6 @@ func validatorValues(f cli.Flag) []string {
 		return nil
 	}
 	return strings.Split(list, ", ")
-}
-
-// lookupFlag finds a flag by any of its names on the last command of
-// chain or, unless it is local, on one of its ancestors.
-func lookupFlag(chain []*cli.Command, name string) cli.Flag {
-	for i := len(chain) - 1; i >= 0; i-- {
-		for _, f := range chain[i].Flags {
-			if i < len(chain)-1 && isLocal(f) {
-				continue
-			}
-			for _, n := range f.Names() {
-				if n == name {
-					return f
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// flagCandidates lists the visible flags of the command and the
-// persistent flags of its ancestors whose spelling starts with cur:
-// "--name" for long names, "-x" for one-letter ones (only when cur does
-// not already start with "--").
-func flagCandidates(chain []*cli.Command, cur string) []candidate {
-	var out []candidate
-	for i := len(chain) - 1; i >= 0; i-- {
-		for _, f := range chain[i].Flags {
-			if (i < len(chain)-1 && isLocal(f)) || !isVisible(f) {
-				continue
-			}
-			for _, n := range f.Names() {
-				spelled := "--" + n
-				if len([]rune(n)) == 1 {
-					spelled = "-" + n
-				}
-				if strings.HasPrefix(spelled, cur) && !hasCandidate(out, spelled) {
-					out = append(out, candidate{spelled, flagUsage(f)})
-				}
-			}
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].value < out[j].value })
-	return out
-}
-
-func subcommand(cmd *cli.Command, name string) *cli.Command {
-	for _, sub := range cmd.Commands {
-		if sub.Name == name {
-			return sub
-		}
-		for _, a := range sub.Aliases {
-			if a == name {
-				return sub
-			}
-		}
-	}
-	return nil
 }
 
 // acceptsFiles reports whether a command's positional arguments are files
@@ -256,36 +123,6 @@ func flagUsage(f cli.Flag) string {
 	return ""
 }
 
-func hasCandidate(cs []candidate, v string) bool {
-	for _, c := range cs {
-		if c.value == v {
-			return true
-		}
-	}
-	return false
-}
-
-// write prints the answer in the scripts' format. Descriptions are kept
-// to their first line and without tabs, so one candidate is one line.
-func (c completion) write(w io.Writer) {
-	for _, cand := range c.cands {
-		if strings.ContainsAny(cand.value, "\n\t") {
-			continue
-		}
-		desc := strings.ReplaceAll(strings.SplitN(cand.desc, "\n", 2)[0], "\t", " ")
-		if desc != "" {
-			fmt.Fprintf(w, "%s\t%s\n", cand.value, desc)
-		} else {
-			fmt.Fprintln(w, cand.value)
-		}
-	}
-	if c.files {
-		fmt.Fprintln(w, directiveFiles)
-	} else {
-		fmt.Fprintln(w, directiveNoFiles)
-	}
-}
-
 // completeClusters answers urfave/cli's own completion requests (`lbctl
 // explain … --generate-shell-completion`, the protocol of its built-in
 // scripts) with the same engine, so they also offer cluster names and
@@ -302,12 +139,12 @@ func completeClusters(_ context.Context, cmd *cli.Command) {
 	}
 	args := cmd.Args().Slice()
 	cur := ""
-	if n := len(args); n > 0 && strings.HasPrefix(args[n-1], "-") && lookupFlag(chain, strings.TrimLeft(args[n-1], "-")) == nil {
+	if n := len(args); n > 0 && strings.HasPrefix(args[n-1], "-") && !definesFlag(chain, strings.TrimLeft(args[n-1], "-")) {
 		cur, args = args[n-1], args[:n-1] // a flag being typed
 	}
 	words = append(words, args...)
-	for _, cand := range completeLine(cmd.Root(), words, cur).cands {
-		fmt.Fprintln(cmd.Root().Writer, cand.value)
+	for _, cand := range completeLine(cmd.Root(), words, cur).Cands {
+		fmt.Fprintln(cmd.Root().Writer, cand.Value)
 	}
 }
 
@@ -318,4 +155,17 @@ func validateFlagValue(f cli.Flag, v string) (bool, error) {
 		return true, sf.Validator(v)
 	}
 	return false, nil
+}
+
+// definesFlag reports whether a flag called name is defined on the last
+// command of chain or, unless local, on one of its ancestors.
+func definesFlag(chain []*cli.Command, name string) bool {
+	for i := len(chain) - 1; i >= 0; i-- {
+		for _, f := range chain[i].Flags {
+			if (i == len(chain)-1 || !isLocal(f)) && slices.Contains(f.Names(), name) {
+				return true
+			}
+		}
+	}
+	return false
 }

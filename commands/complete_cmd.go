@@ -83,7 +83,7 @@ Install (the bash and PowerShell lines go in ~/.bashrc and $PROFILE):
 			if len(args) > 0 && strings.HasPrefix(args[0], "--current=") {
 				cur, args = strings.TrimPrefix(args[0], "--current="), args[1:]
 			}
-			completeLine(cmd.Root(), args, cur).write(cmd.Root().Writer)
+			completeLine(cmd.Root(), args, cur).Write(cmd.Root().Writer)
 			return nil
 		},
 	})

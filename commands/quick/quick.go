@@ -13,7 +13,8 @@ import (
 
 // Answer is what lbctl prints for args (os.Args[1:]) when that needs no
 // Envoy types: `--help`, `-h` or `help` alone, `COMMAND… --help` (or -h),
-// `help COMMAND`, and `completion SHELL`. ok is false for anything else,
+// `help COMMAND`, `completion SHELL` and completion requests
+// (`completion __complete …`) that need no cluster names. ok is false for anything else,
 // which the command tree answers. out is the standard output file (its
 // width sets help's), nil when not a file.
 func Answer(args []string, getenv func(string) string, out *os.File) (text string, ok bool) {
@@ -21,6 +22,9 @@ func Answer(args []string, getenv func(string) string, out *os.File) (text strin
 		if s, ok := scripts[args[1]]; ok {
 			return s, true
 		}
+	}
+	if len(args) >= 2 && args[0] == "completion" && args[1] == "__complete" {
+		return completeRequest(args[2:])
 	}
 	var path []string
 	switch {
@@ -37,6 +41,23 @@ func Answer(args []string, getenv func(string) string, out *os.File) (text strin
 		return "", false
 	}
 	return WrapHelp(raw, HelpWidth(out, getenv)), true
+}
+
+// completeRequest answers `completion __complete [--current=WORD] WORD…`
+// from the generated tree, unless cluster names (which need the loader)
+// are asked for.
+func completeRequest(args []string) (string, bool) {
+	cur := ""
+	if len(args) > 0 && strings.HasPrefix(args[0], "--current=") {
+		cur, args = strings.TrimPrefix(args[0], "--current="), args[1:]
+	}
+	c, ok := Complete(tree, args, cur, nil)
+	if !ok {
+		return "", false
+	}
+	var b strings.Builder
+	c.Write(&b)
+	return b.String(), true
 }
 
 var scripts = map[string]string{
