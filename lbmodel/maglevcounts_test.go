@@ -2,6 +2,7 @@ package lbmodel
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -128,5 +129,59 @@ func TestKeyWarningsSortedMatches(t *testing.T) {
 		if got, want := keyWarningsSorted(keys, order), keyWarnings(keys); !slices.Equal(got, want) {
 			t.Fatalf("%q: %q, want %q", keys, got, want)
 		}
+	}
+}
+
+// TestMaglevCountsBisection: finding the filling iteration by bisection
+// gives the loop's counts, on vectors where it applies (the largest
+// normalized weight a dyadic fraction: k·max exact) and where it must
+// step aside, up to the largest table.
+func TestMaglevCountsBisection(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	sizes := []uint64{2, 3, 7, 13, 251, 997, 65537, 131071}
+	applied := 0
+	for trial := range 3000 {
+		h := 2 + rng.IntN(12)
+		raw := make([]float64, h)
+		for i := range raw {
+			raw[i] = float64(1 + rng.IntN(8))
+		}
+		switch trial % 4 {
+		case 1: // weights summing to a power of two: every weight dyadic
+			raw = raw[:0]
+			for left := 1 << (3 + rng.IntN(6)); left > 0; {
+				w := min(left, 1+rng.IntN(9))
+				raw = append(raw, float64(w))
+				left -= w
+			}
+		case 2: // a weight one ulp below the largest
+			raw = append(raw, 0)
+		}
+		nw := floatNW(raw)
+		if trial%4 == 2 {
+			nw.Hosts[len(raw)-1].Weight = math.Nextafter(nw.Max, 0)
+		}
+		w := make([]float64, len(nw.Hosts))
+		for i, x := range nw.Hosts {
+			w[i] = x.Weight
+		}
+		n := sizes[rng.IntN(len(sizes))]
+		if trial%500 == 0 {
+			n = MaxMaglevTableSize
+		}
+		fast, slow := maglevCountsBy(w, nw.Max, n, true), maglevCountsBy(w, nw.Max, n, false)
+		if !slices.Equal(fast, slow) {
+			t.Fatalf("weights %v n=%d: bisection %v, loop %v", w, n, fast, slow)
+		}
+		gs := make([]group, 0, len(w))
+		for _, x := range w {
+			gs = append(gs, group{w: x, size: 1})
+		}
+		if fillAt(gs, nw.Max, n) {
+			applied++
+		}
+	}
+	if applied < 600 {
+		t.Errorf("bisection applied to %d of 3000 vectors; the test does not exercise it", applied)
 	}
 }
