@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestEscape(t *testing.T) {
@@ -142,6 +143,33 @@ func TestSnippetWindow(t *testing.T) {
 	// Short lines are shown whole.
 	if text, caret, _ := cfg.Sources.Snippet("d.json", 1, 1); caret != 0 || !strings.HasPrefix(text, `{"x":1,`) {
 		t.Errorf("column 1: %q caret %d", text, caret)
+	}
+}
+
+// TestSnippetRuneEdges: a window whose edges fall inside multi-byte runes,
+// or among bytes that are not UTF-8 at all (the fuzzer's line: 60 digits
+// and 61 lone continuation bytes), cuts between runes, at every column.
+func TestSnippetRuneEdges(t *testing.T) {
+	for _, line := range []string{
+		strings.Repeat("0", 60) + strings.Repeat("\xa3", 61),
+		strings.Repeat("é", 130),
+		"# " + strings.Repeat("a中😀", 40),
+		strings.Repeat("\xe4\xb8", 70),
+	} {
+		src := newSources()
+		src.files["s.yaml"] = &fileText{text: "name: x\n" + line + "\n"}
+		for col := 1; col <= len(line)+1; col++ {
+			text, caret, ok := src.Snippet("s.yaml", 2, col)
+			if !ok {
+				continue
+			}
+			if caret < 0 || caret > len(text) || len(text) > 4*SnippetWidth+6 {
+				t.Fatalf("col %d: %d bytes, caret %d", col, len(text), caret)
+			}
+			if utf8.ValidString(line) && !utf8.ValidString(text) {
+				t.Fatalf("col %d: a rune cut in two: %q", col, text)
+			}
+		}
 	}
 }
 

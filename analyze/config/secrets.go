@@ -252,6 +252,21 @@ func byteOffset(s string, chars int) int {
 	return off
 }
 
+// runeAround is where the valid multi-byte rune that byte offset i falls
+// inside starts, and its size; i itself when i starts a rune or the bytes
+// around it are not valid UTF-8 (each invalid byte stands alone).
+func runeAround(s string, i int) (start, size int) {
+	for k := i - 1; k >= 0 && k > i-utf8.UTFMax; k-- {
+		if utf8.RuneStart(s[k]) {
+			if r, n := utf8.DecodeRuneInString(s[k:]); (r != utf8.RuneError || n > 1) && k+n > i {
+				return k, n
+			}
+			break
+		}
+	}
+	return i, 0
+}
+
 // SnippetWidth is how many bytes of a source line a snippet shows.
 const SnippetWidth = 120
 
@@ -270,14 +285,13 @@ func (s *Sources) Snippet(file string, n, col int) (text string, caret int, ok b
 	if len(l) > SnippetWidth {
 		start = max(0, min(at-SnippetWidth/2, len(l)-SnippetWidth))
 		end = min(len(l), start+SnippetWidth)
-		for start > 0 && !utf8.RuneStart(l[start]) {
-			start++
+		if k, size := runeAround(l, start); k < start {
+			start = k + size // the window starts after a rune it would split
 		}
-		for end < len(l) && !utf8.RuneStart(l[end]) {
-			end--
-		}
+		end, _ = runeAround(l, end)
+		end = max(end, start)
 	}
-	at = max(at, start)
+	at = min(max(at, start), end)
 	pre, post := "", ""
 	if start > 0 {
 		pre = "..."
