@@ -58,9 +58,17 @@ type reportVisitor struct {
 
 // walkReport visits, in place, every value reachable from v through
 // lbctl's own types; protobuf messages and unexported state are left
-// alone, and shared pointers and slices are entered once.
+// alone, and shared pointers and slices are entered once. A pointer and a
+// slice are the same only with the same address, type and length: a
+// pointer to a slice's first element, or a shorter slice of the same
+// array, must not hide the rest (visitors are idempotent).
 func walkReport(v any, vis reportVisitor) {
-	seen := map[uintptr]bool{}
+	type ref struct {
+		addr uintptr
+		typ  reflect.Type
+		n    int
+	}
+	seen := map[ref]bool{}
 	var walk func(rv reflect.Value, depth int)
 	walk = func(rv reflect.Value, depth int) {
 		if depth > 64 {
@@ -68,10 +76,11 @@ func walkReport(v any, vis reportVisitor) {
 		}
 		switch rv.Kind() {
 		case reflect.Pointer:
-			if rv.IsNil() || seen[rv.Pointer()] {
+			r := ref{rv.Pointer(), rv.Type(), 0}
+			if rv.IsNil() || seen[r] {
 				return
 			}
-			seen[rv.Pointer()] = true
+			seen[r] = true
 			walk(rv.Elem(), depth+1)
 		case reflect.Interface:
 			if !rv.IsNil() && rv.Elem().Kind() == reflect.Pointer {
@@ -93,10 +102,11 @@ func walkReport(v any, vis reportVisitor) {
 			}
 		case reflect.Slice, reflect.Array:
 			if rv.Kind() == reflect.Slice && rv.Len() > 0 {
-				if seen[rv.Pointer()] {
+				r := ref{rv.Pointer(), rv.Type(), rv.Len()}
+				if seen[r] {
 					return
 				}
-				seen[rv.Pointer()] = true
+				seen[r] = true
 			}
 			for i := 0; i < rv.Len(); i++ {
 				if e := rv.Index(i); e.CanSet() {

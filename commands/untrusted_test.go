@@ -194,3 +194,22 @@ func TestPlainOutputIsUnescaped(t *testing.T) {
 		t.Fatal("a control character passed the fast path")
 	}
 }
+
+// TestEscapeStringsAliases: a pointer to a slice's first element, or a
+// shorter slice of the same array, visited first does not hide the rest
+// of the slice, and a value reached twice is escaped once.
+func TestEscapeStringsAliases(t *testing.T) {
+	type item struct{ Name string }
+	items := []item{{"a\x1b"}, {"b\n"}, {"c\x07"}}
+	r := &struct {
+		First *item
+		Short []item
+		All   []item
+	}{First: &items[0], Short: items[:1], All: items}
+	escapeStrings(r)
+	for i, want := range []string{`a\x1b`, `b\n`, `c\a`} {
+		if items[i].Name != want {
+			t.Errorf("item %d: %q, want %q", i, items[i].Name, want)
+		}
+	}
+}
