@@ -10,9 +10,8 @@ import (
 	"github.com/lbctl/lbctl/analyze/traffic"
 )
 
-// eps is below any share difference a configuration can make and above
-// float summation noise.
-const eps = 1e-12
+// eps is traffic.ShareNoise: the same threshold explain --watch uses.
+const eps = traffic.ShareNoise
 
 // compareReports fills d with the differences between two explain results
 // of one cluster; a nil side is a cluster that does not exist there.

@@ -147,3 +147,9 @@ type ZoneLocalityReport struct {
 	SubZone string  `json:"sub_zone" yaml:"sub_zone"`
 	Share   float64 `json:"share" yaml:"share"`
 }
+
+// ShareNoise is the smallest difference between two reports' shares or
+// loads that is a change: below any difference a configuration can make
+// (shares are cleaned to 12 significant digits) and above float summation
+// noise. diff and explain --watch both compare with it.
+const ShareNoise = 1e-12

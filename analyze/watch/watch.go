@@ -44,9 +44,6 @@ type Fetch struct {
 	Error   string   `json:"error,omitempty"`
 }
 
-// shareEpsilon: shares are sums of floats; smaller moves are noise.
-const shareEpsilon = 1e-9
-
 type hostKey struct{ child, address string }
 
 // Changes lists what differs from old to cur, clusters in cur's order
@@ -146,5 +143,5 @@ func moved(a, b *float64) bool {
 	if a == nil || b == nil {
 		return (a == nil) != (b == nil)
 	}
-	return math.Abs(*a-*b) > shareEpsilon
+	return math.Abs(*a-*b) > traffic.ShareNoise
 }
