@@ -8,7 +8,6 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/placement"
-	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // Setup builds cl's rings or Maglev tables as `lbctl hash` does: for
@@ -30,18 +29,7 @@ func Setup(c *config.Config, cl *config.Cluster, grpc bool) (*placement.Setup, e
 	} else if err := s.Maglev.Validate(); err != nil {
 		return nil, err
 	}
-	var local *lbmodel.Locality
-	if l, ok := model.NodeLocality(c, model.Options{}); ok {
-		local = &l
-	}
-	hosts := m.Hosts
-	if grpc {
-		hosts, s = placement.GRPCRingInput(hosts, s)
-	}
-	hs, err := placement.Build(m.Policy, hosts, m, s, local)
-	if err == nil && grpc {
-		placement.GRPCPriority(hs)
-	}
+	hs, _, err := placement.ForCluster(c, m, s, grpc)
 	return hs, err
 }
 

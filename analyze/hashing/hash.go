@@ -127,23 +127,12 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 	if re := s.HashSizeRejection(c, cl, m.Policy); re != nil {
 		return nil, fmt.Errorf("%s: cluster %q: %s (Envoy rejects this cluster)", re.Pos, m.Name, re.Msg)
 	}
-	var local *lbmodel.Locality
-	if l, ok := model.NodeLocality(c, model.Options{}); ok {
-		local = &l
+	if opt.GRPC && m.Policy != "RING_HASH" {
+		return nil, fmt.Errorf("%s: cluster %q: gRPC has no %s policy: it rejects the cluster", pos, m.Name, m.Policy)
 	}
-	hosts := m.Hosts
-	if opt.GRPC {
-		if m.Policy != "RING_HASH" {
-			return nil, fmt.Errorf("%s: cluster %q: gRPC has no %s policy: it rejects the cluster", pos, m.Name, m.Policy)
-		}
-		hosts, s = placement.GRPCRingInput(m.Hosts, s)
-	}
-	hs, err := placement.Build(m.Policy, hosts, m, s, local)
+	hs, s, err := placement.ForCluster(c, m, s, opt.GRPC)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cluster %q: %v", pos, m.Name, err)
-	}
-	if opt.GRPC {
-		placement.GRPCPriority(hs)
 	}
 	r := &HashReport{Cluster: m.Name, LbPolicy: m.Policy, Priorities: []placement.HashPriority{}, Hosts: []placement.HashHost{}, Lookups: []HashLookup{}, Notes: []string{}}
 	if m.Policy == "RING_HASH" {
@@ -226,7 +215,7 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 		r.Table = pr.Table
 	}
 	if len(opt.Remove) > 0 {
-		rm, err := removal(c, m, s, local, hs, opt.Remove)
+		rm, err := removal(c, m, s, placement.NodeLocal(c), hs, opt.Remove)
 		if err != nil {
 			return nil, err
 		}

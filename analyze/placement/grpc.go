@@ -1,10 +1,39 @@
 package placement
 
 import (
+	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
 
 	"github.com/lbctl/lbctl/lbmodel"
 )
+
+// ForCluster is the placement `lbctl hash` and `lbctl diff` compute for
+// cluster m with settings s: for Envoy, a ring or table per priority with
+// the node's locality first (ThreadAwareLoadBalancerBase::refresh); for
+// gRPC (grpc true, RING_HASH only), its capped ring over the endpoints it
+// keeps, at the first priority with endpoints. It returns the settings
+// the structures were built with (gRPC caps the ring sizes).
+func ForCluster(c *config.Config, m *model.Model, s model.LBSettings, grpc bool) (*Setup, model.LBSettings, error) {
+	local := NodeLocal(c)
+	hosts := m.Hosts
+	if grpc {
+		hosts, s = GRPCRingInput(hosts, s)
+	}
+	hs, err := Build(m.Policy, hosts, m, s, local)
+	if err == nil && grpc {
+		GRPCPriority(hs)
+	}
+	return hs, s, err
+}
+
+// NodeLocal is the node's locality (the bootstrap's node.locality), which
+// orders a level's hosts; nil when unknown.
+func NodeLocal(c *config.Config) *lbmodel.Locality {
+	if l, ok := model.NodeLocality(c, model.Options{}); ok {
+		return &l
+	}
+	return nil
+}
 
 // GRPCRingInput is what a proxyless gRPC client's ring hash is built over:
 // localities without a weight are dropped (grpc-go EDS parsing), so are
