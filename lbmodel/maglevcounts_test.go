@@ -132,6 +132,32 @@ func TestKeyWarningsSortedMatches(t *testing.T) {
 	}
 }
 
+// The ring groups keys by their "_0" point's hash: the same warnings as
+// keyWarnings, also when distinct keys share a hash (forced here by a
+// hash that keeps a few bits).
+func TestKeyWarningsHashedMatches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	for trial := range 200 {
+		keys := make([]string, 200+rng.IntN(600))
+		for i := range keys {
+			keys[i] = fmt.Sprintf("10.0.%d.%d:80", rng.IntN(3), rng.IntN(256))
+			if rng.IntN(50) == 0 {
+				keys[i] = ""
+			}
+		}
+		hashes := make([]uint64, len(keys))
+		for i, k := range keys {
+			hashes[i] = XXHash64(k + "_0")
+			if trial%2 == 1 {
+				hashes[i] &= 0xF // collisions between distinct keys
+			}
+		}
+		if got, want := keyWarningsHashed(keys, hashes), keyWarnings(keys); !slices.Equal(got, want) {
+			t.Fatalf("trial %d: %q, want %q", trial, got, want)
+		}
+	}
+}
+
 // TestMaglevCountsBisection: finding the filling iteration by bisection
 // gives the loop's counts, on vectors where it applies (the largest
 // normalized weight a dyadic fraction: k·max exact) and where it must

@@ -121,19 +121,22 @@ func BuildRing(nw NormalizedWeights, cfg RingConfig) (*Ring, error) {
 	r.MinHashesPerHost = r.Size
 	current, target := 0.0, 0.0
 	buf := make([]byte, 0, 64)
+	first := make([]uint64, len(nw.Hosts)) // each key's "_0" point: equal keys, equal hashes
 	for i, wh := range nw.Hosts {
 		key := HashKey(wh.Host, cfg.UseHostname)
 		r.Keys[i] = key
 		// float64() forbids fusing into an FMA, which x86-64 Envoy never does.
 		target += float64(scale * wh.Weight)
 		var n uint64
+		buf = append(append(buf[:0], key...), '_', '0')
+		first[i] = cfg.HashFunction.sumBytes(buf)
 		for current < target {
-			if n == 0 {
-				buf = append(append(buf[:0], key...), '_', '0')
-			} else {
+			h := first[i]
+			if n > 0 {
 				buf = incDecimal(buf, len(key)+1)
+				h = cfg.HashFunction.sumBytes(buf)
 			}
-			hashes = append(hashes, cfg.HashFunction.sumBytes(buf))
+			hashes = append(hashes, h)
 			hosts = append(hosts, int32(i))
 			n++
 			current++
@@ -144,7 +147,7 @@ func BuildRing(nw NormalizedWeights, cfg RingConfig) (*Ring, error) {
 	}
 	r.Hashes, r.EntryHosts = sortRingPoints(hashes, hosts)
 	r.Index()
-	r.Warnings = keyWarnings(r.Keys)
+	r.Warnings = keyWarningsHashed(r.Keys, first)
 	return r, nil
 }
 
