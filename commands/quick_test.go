@@ -126,7 +126,8 @@ func checkGenerated(t *testing.T, file string, src []byte) {
 	}
 }
 
-// writeTree writes c as a Go expression.
+// writeTree writes c as Go: the distinct flags once, in a table, and the
+// commands referring to them (most flags are on several commands).
 func writeTree(b *bytes.Buffer, c *quick.Cmd) {
 	strs := func(v []string) string {
 		if v == nil {
@@ -138,18 +139,46 @@ func writeTree(b *bytes.Buffer, c *quick.Cmd) {
 		}
 		return "[]string{" + strings.Join(q, ", ") + "}"
 	}
-	fmt.Fprintf(b, "&Cmd{Name: %q, Aliases: %s, Usage: %q, Hidden: %t, Files: %t,\n", c.Name, strs(c.Aliases), c.Usage, c.Hidden, c.Files)
-	b.WriteString("Flags: []Flag{\n")
-	for _, f := range c.Flags {
-		fmt.Fprintf(b, "{Names: %s, Usage: %q, TakesValue: %t, Local: %t, Hidden: %t, Cluster: %t, Values: %s},\n",
-			strs(f.Names), f.Usage, f.TakesValue, f.Local, f.Hidden, f.Cluster, strs(f.Values))
+	index := map[string]int{}
+	var table []string
+	var collect func(c *quick.Cmd)
+	collect = func(c *quick.Cmd) {
+		for _, f := range c.Flags {
+			lit := fmt.Sprintf("{Names: %s, Usage: %q, TakesValue: %t, Local: %t, Hidden: %t, Cluster: %t, Values: %s}",
+				strs(f.Names), f.Usage, f.TakesValue, f.Local, f.Hidden, f.Cluster, strs(f.Values))
+			if _, ok := index[lit]; !ok {
+				index[lit] = len(table)
+				table = append(table, lit)
+			}
+		}
+		for _, sub := range c.Commands {
+			collect(sub)
+		}
 	}
-	b.WriteString("},\nCommands: []*Cmd{\n")
-	for _, sub := range c.Commands {
-		writeTree(b, sub)
-		b.WriteString(",\n")
+	collect(c)
+	var cmd func(c *quick.Cmd)
+	cmd = func(c *quick.Cmd) {
+		fmt.Fprintf(b, "&Cmd{Name: %q, Aliases: %s, Usage: %q, Hidden: %t, Files: %t,\nFlags: []Flag{", c.Name, strs(c.Aliases), c.Usage, c.Hidden, c.Files)
+		for i, f := range c.Flags {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(b, "flags[%d]", index[fmt.Sprintf("{Names: %s, Usage: %q, TakesValue: %t, Local: %t, Hidden: %t, Cluster: %t, Values: %s}",
+				strs(f.Names), f.Usage, f.TakesValue, f.Local, f.Hidden, f.Cluster, strs(f.Values))])
+		}
+		b.WriteString("},\nCommands: []*Cmd{\n")
+		for _, sub := range c.Commands {
+			cmd(sub)
+			b.WriteString(",\n")
+		}
+		b.WriteString("}}")
 	}
-	b.WriteString("}}")
+	cmd(c)
+	b.WriteString("\n\n// flags are the tree's distinct flags.\nvar flags = [...]Flag{\n")
+	for _, lit := range table {
+		b.WriteString(lit + ",\n")
+	}
+	b.WriteString("}")
 }
 
 // TestQuickMatchesMain: every answer commands/early gives is, byte for
