@@ -9,7 +9,7 @@ import "testing"
 // health 140·1/3 = 46, degraded 93, so loads 46 and 54, all on the healthy
 // host. All degraded: degraded load 100, an empty table, no host.
 func TestHashDegradedLoadUsesHealthyTable(t *testing.T) {
-	even := func(src []Host) ([]float64, error) {
+	even := func(_, src []Host) ([]float64, error) {
 		out := make([]float64, len(src))
 		for i := range out {
 			out[i] = 1 / float64(len(src))

@@ -29,8 +29,10 @@ type HostLB struct {
 	// (nil: all 0). Used by least request only.
 	ActiveRequests []uint64
 	// Precomputed returns each source host's share of that source for
-	// PolicyPrecomputed (e.g. ring or Maglev table shares).
-	Precomputed func(source []Host) ([]float64, error)
+	// PolicyPrecomputed (e.g. ring or Maglev table shares); all is the
+	// cluster's hosts as this computation sees them (a what-if's health
+	// included), of which source is a part.
+	Precomputed func(all, source []Host) ([]float64, error)
 	// SlowStart and HostAges (time since each host's last health-check
 	// pass or addition, parallel to the cluster's Hosts; nil: all past the
 	// window) apply to round robin, least request and client-side WRR.
@@ -165,7 +167,7 @@ func (lb HostLB) sourceShares(hosts []Host, src []int, b Bucket) ([]float64, err
 		for i, h := range src {
 			sh[i] = hosts[h]
 		}
-		out, err := lb.Precomputed(sh)
+		out, err := lb.Precomputed(hosts, sh)
 		if err != nil {
 			return nil, err
 		}

@@ -59,7 +59,7 @@ func BenchmarkHashClusterShares(b *testing.B) {
 				var tables TableCache
 				in := ClusterInput{Hosts: hosts, PanicThreshold: 50}
 				in.LB.Policy = PolicyPrecomputed
-				in.LB.Precomputed = func(source []Host) ([]float64, error) {
+				in.LB.Precomputed = func(_, source []Host) ([]float64, error) {
 					nw, err := NormalizeWeights(hosts, NormalizeOptions{Panic: len(source) == len(hosts)})
 					if err != nil {
 						return nil, err

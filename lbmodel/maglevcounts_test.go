@@ -207,6 +207,11 @@ func TestMaglevCountsBisection(t *testing.T) {
 			applied++
 		}
 	}
+	// A largest weight whose multiples overflow takes the loop.
+	huge := []float64{0x1p1023, 0x1p1022}
+	if fast, slow := maglevCountsBy(huge, 0x1p1023, 5, true), maglevCountsBy(huge, 0x1p1023, 5, false); !slices.Equal(fast, slow) {
+		t.Errorf("huge weights: bisection %v, loop %v", fast, slow)
+	}
 	if applied < 600 {
 		t.Errorf("bisection applied to %d of 3000 vectors; the test does not exercise it", applied)
 	}

@@ -11,7 +11,7 @@ func TestClusterSharesAsksEachSourceOnce(t *testing.T) {
 	calls := 0
 	in := ClusterInput{Hosts: hosts, PanicThreshold: 50}
 	in.LB.Policy = PolicyPrecomputed
-	in.LB.Precomputed = func(source []Host) ([]float64, error) {
+	in.LB.Precomputed = func(_, source []Host) ([]float64, error) {
 		calls++
 		out := make([]float64, len(source))
 		for i := range out {

@@ -199,7 +199,7 @@ func TestClusterSharesDegenerate(t *testing.T) {
 		t.Error("precomputed without function accepted")
 	}
 	s, err := ClusterShares(ClusterInput{Hosts: hostsIn(locX, 0, 0, 2, 2), PanicThreshold: 50, LB: HostLB{Policy: PolicyPrecomputed,
-		Precomputed: func(src []Host) ([]float64, error) { return []float64{0.25, 0.75}, nil }}})
+		Precomputed: func(_, src []Host) ([]float64, error) { return []float64{0.25, 0.75}, nil }}})
 	if err != nil || s.Hosts[1] != 0.75 {
 		t.Errorf("precomputed: %v %v", err, s.Hosts)
 	}

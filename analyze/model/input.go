@@ -79,8 +79,14 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 			local = &l
 		}
 		tables := m.Tables()
-		hp.LB.Precomputed = func(source []lbmodel.Host) ([]float64, error) {
-			return hashShares(tables, policy, hosts, source, ring, maglev, locality, local)
+		hp.LB.Precomputed = func(all, source []lbmodel.Host) ([]float64, error) {
+			// The priority's hosts are all's: a sweep steps health on its own
+			// copy, in place, so only the model's hosts may use the cache.
+			t := tables
+			if len(all) != len(hosts) || len(all) > 0 && &all[0] != &hosts[0] {
+				t = nil
+			}
+			return hashShares(t, policy, all, source, ring, maglev, locality, local)
 		}
 		// ThreadAwareLoadBalancerBase builds one table per priority over
 		// its healthy hosts (all in panic) with locality weights folded
