@@ -3,7 +3,10 @@ package commands
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"math"
+	"strconv"
 
 	gojson "github.com/goccy/go-json"
 
@@ -24,6 +27,9 @@ import (
 // values, so a string (and any secret in it) reaches the guard whole.
 func writeTrafficJSON(w io.Writer, r *traffic.Report) error {
 	emptyTrafficSlices(r)
+	if err := finiteNumbers(r); err != nil {
+		return err // before the first byte, as when the report was one buffer
+	}
 	tw := trafficWriter{w: w}
 	tw.buf = append(tw.buf, "{\n"...)
 	if r.Semantics != "" {
@@ -48,6 +54,45 @@ func writeTrafficJSON(w io.Writer, r *traffic.Report) error {
 	}
 	tw.buf = append(tw.buf, "]\n}\n"...)
 	return tw.flush(0)
+}
+
+// finiteNumbers is encoding/json's refusal of NaN and infinities, checked
+// over the whole report before any of it is written
+// (TestTrafficJSONNonFiniteWritesNothing sets each number in turn).
+func finiteNumbers(r *traffic.Report) error {
+	check := func(v float64) error {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("json: unsupported value: %s", strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		return nil
+	}
+	for i := range r.Clusters {
+		c := &r.Clusters[i]
+		errs := []error{check(c.NoHostShare)}
+		for _, p := range c.Priorities {
+			for _, l := range p.Localities {
+				errs = append(errs, check(l.EffectiveWeight), check(l.Share))
+			}
+		}
+		for k := range c.Hosts {
+			if s := c.Hosts[k].Share; s != nil {
+				if err := check(*s); err != nil {
+					return err
+				}
+			}
+		}
+		if z := c.ZoneRouting; z != nil {
+			for _, l := range z.Localities {
+				errs = append(errs, check(l.Share))
+			}
+		}
+		for _, err := range errs {
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // trafficWriter gathers output in buf and hands it to w in chunks.

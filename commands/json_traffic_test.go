@@ -2,6 +2,7 @@ package commands
 
 import (
 	"bytes"
+	"fmt"
 	"github.com/lbctl/lbctl/fixtures/gen"
 	"io"
 	"io/fs"
@@ -242,6 +243,66 @@ func TestTrafficJSONLargeClusters(t *testing.T) {
 		}
 		if end := c[len(c)-1]; end != '}' && end != '\n' {
 			t.Fatalf("write %d ends inside a value: %q", i, c[max(0, len(c)-40):])
+		}
+	}
+}
+
+// TestTrafficJSONNonFiniteWritesNothing: a NaN or infinity anywhere in a
+// report (each number of every traffic type in turn) fails the write
+// before any byte is written, as encoding/json's buffered write did.
+func TestTrafficJSONNonFiniteWritesNothing(t *testing.T) {
+	// setFloat sets the k-th float reachable from v to x; it returns how
+	// many floats it passed.
+	var setFloat func(v reflect.Value, k int, x float64) int
+	setFloat = func(v reflect.Value, k int, x float64) int {
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() {
+				return 0
+			}
+			return setFloat(v.Elem(), k, x)
+		case reflect.Struct:
+			n := 0
+			for i := 0; i < v.NumField(); i++ {
+				n += setFloat(v.Field(i), k-n, x)
+			}
+			return n
+		case reflect.Slice:
+			n := 0
+			for i := 0; i < v.Len(); i++ {
+				n += setFloat(v.Index(i), k-n, x)
+			}
+			return n
+		case reflect.Float32, reflect.Float64:
+			if k == 0 {
+				v.SetFloat(x)
+			}
+			return 1
+		}
+		return 0
+	}
+	var probe traffic.Report
+	fillAll(reflect.ValueOf(&probe).Elem(), 0)
+	total := setFloat(reflect.ValueOf(&probe).Elem(), -1, 0)
+	if total < 5 {
+		t.Fatalf("only %d numbers in a filled report", total)
+	}
+	for k := range total {
+		for _, x := range []float64{math.NaN(), math.Inf(1)} {
+			var r traffic.Report
+			fillAll(reflect.ValueOf(&r).Elem(), 0)
+			setFloat(reflect.ValueOf(&r).Elem(), k, x)
+			// A first cluster of over a chunk, so that a streamed write would
+			// already have written it when it meets the bad number.
+			big := traffic.ClusterReport{Name: "big"}
+			for i := range 3000 {
+				big.Hosts = append(big.Hosts, traffic.HostReport{Address: fmt.Sprintf("10.0.%d.%d:80", i>>8, i&255)})
+			}
+			r.Clusters = append([]traffic.ClusterReport{big}, r.Clusters...)
+			var rec chunkRecorder
+			if err := writeTrafficJSON(&rec, &r); err == nil || len(rec.chunks) > 0 {
+				t.Errorf("number %d = %v: error %v, %d writes", k, x, err, len(rec.chunks))
+			}
 		}
 	}
 }

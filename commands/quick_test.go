@@ -228,6 +228,7 @@ func TestQuickMatchesMain(t *testing.T) {
 	}
 	for _, args := range [][]string{{"completion", "__complete", "--current=", "explain", "--cluster"},
 		{"completion", "__complete", "--current=--cluster=", "hash", "x.yaml"}, {"completion", "__complete", "--current=", "explain", "--local-cluster"},
+		{"completion bash", "--help"}, {"help", "completion bash"}, {"", "--help"}, {"help", ""},
 		{}, {"explain"}, {"--help", "explain"}, {"-q", "--help"}, {"explain", "x.yaml", "--help"},
 		{"completion"}, {"completion", "tcsh"}, {"help", "nosuch"}, {"nosuch", "--help"}, {"completion", "bash", "x"}, {"help", "-q"}} {
 		if _, ok := quick.Answer(args, os.Getenv, nil); ok {

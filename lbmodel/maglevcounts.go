@@ -115,7 +115,7 @@ func finish(counts []uint64, of []int32, gs []group, n uint64) []uint64 {
 // then found by bisection. False (nothing set) when the arithmetic does
 // not allow it; the loop runs instead.
 func fillAt(gs []group, maxW float64, n uint64) bool {
-	if !(maxW > 0) || math.IsInf(maxW, 0) {
+	if !(maxW > 0) || maxW > math.MaxFloat64/float64(n+2) { // (n+1)·maxW must stay finite
 		return false
 	}
 	// k·maxW exact for k ≤ n+1: the significand of maxW and k fit 53 bits.

@@ -36,6 +36,11 @@ func Answer(args []string, getenv func(string) string, out *os.File) (text strin
 	default:
 		return "", false
 	}
+	for _, p := range path {
+		if p == "" || strings.ContainsAny(p, " \t\n") { // one argument is one name
+			return "", false
+		}
+	}
 	raw, ok := helpTexts[strings.Join(path, " ")]
 	if !ok {
 		return "", false
