@@ -216,3 +216,26 @@ func TestMaglevCountsBisection(t *testing.T) {
 		t.Errorf("bisection applied to %d of 3000 vectors; the test does not exercise it", applied)
 	}
 }
+
+// keyWarnings is the reference for the warning builders: a map of the keys.
+func keyWarnings(keys []string) []string {
+	var w []string
+	seen := make(map[string]int, len(keys))
+	for _, k := range keys {
+		seen[k]++
+	}
+	if seen[""] > 0 {
+		w = append(w, emptyKeyWarning)
+	}
+	var dups []string
+	for k, n := range seen {
+		if n > 1 && k != "" {
+			dups = append(dups, k)
+		}
+	}
+	slices.Sort(dups)
+	for _, k := range dups {
+		w = append(w, fmt.Sprintf(sharedKeyWarning, k, seen[k]))
+	}
+	return w
+}
