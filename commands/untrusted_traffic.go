@@ -10,6 +10,7 @@ import (
 // untrusted_traffic_test.go checks it escapes what escapeStrings does.
 func escapeTrafficStrings(r *traffic.Report) {
 	esc := func(s *string) { *s = config.Escape(*s) }
+	loc := func(region, zone, subZone *string) { esc(region); esc(zone); esc(subZone) }
 	esc(&r.Semantics)
 	for i := range r.Clusters {
 		c := &r.Clusters[i]
@@ -22,9 +23,7 @@ func escapeTrafficStrings(r *traffic.Report) {
 		for j := range c.Priorities {
 			for k := range c.Priorities[j].Localities {
 				l := &c.Priorities[j].Localities[k]
-				esc(&l.Region)
-				esc(&l.Zone)
-				esc(&l.SubZone)
+				loc(&l.Region, &l.Zone, &l.SubZone)
 			}
 		}
 		for j := range c.Hosts {
@@ -32,9 +31,7 @@ func escapeTrafficStrings(r *traffic.Report) {
 			esc(&h.Cluster)
 			esc(&h.Address)
 			esc(&h.Hostname)
-			esc(&h.Region)
-			esc(&h.Zone)
-			esc(&h.SubZone)
+			loc(&h.Region, &h.Zone, &h.SubZone)
 			esc(&h.Health)
 		}
 		if a := c.Aggregate; a != nil {
@@ -53,9 +50,7 @@ func escapeTrafficStrings(r *traffic.Report) {
 			esc(&z.Reason)
 			for j := range z.Localities {
 				l := &z.Localities[j]
-				esc(&l.Region)
-				esc(&l.Zone)
-				esc(&l.SubZone)
+				loc(&l.Region, &l.Zone, &l.SubZone)
 			}
 		}
 	}
