@@ -7,8 +7,6 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/placement"
-
-	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // hashNotes are explain's notes about consistent hashing: for RING_HASH and
@@ -35,10 +33,7 @@ func hashNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.LBS
 	if len(m.Hosts) == 0 {
 		return nil
 	}
-	var local *lbmodel.Locality
-	if l, ok := model.NodeLocality(c, opt); ok { // --zone orders the hosts as in the shares
-		local = &l
-	}
+	local := model.LocalLocality(c, opt)                             // --zone orders the hosts as in the shares
 	hs, err := placement.BuildShares(m.Policy, m.Hosts, m, s, local) // a summary: no lookups
 	if err != nil {
 		return []string{fmt.Sprintf("the %s cannot be built: %v", placement.StructureName(m.Policy), err)}

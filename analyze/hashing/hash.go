@@ -215,7 +215,7 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 		r.Table = pr.Table
 	}
 	if len(opt.Remove) > 0 {
-		rm, err := removal(c, m, s, placement.NodeLocal(c), hs, opt.Remove)
+		rm, err := removal(c, m, s, model.LocalLocality(c, model.Options{}), hs, opt.Remove)
 		if err != nil {
 			return nil, err
 		}

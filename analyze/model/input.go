@@ -74,10 +74,7 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		hosts := m.Hosts
 		// The node's own locality comes first in hostsPerLocality, which
 		// orders the table's hosts (as placement.Build does).
-		var local *lbmodel.Locality
-		if l, ok := NodeLocality(c, opt); ok {
-			local = &l
-		}
+		local := LocalLocality(c, opt)
 		tables := m.Tables()
 		hp.LB.Precomputed = func(all, source []lbmodel.Host) ([]float64, error) {
 			// The priority's hosts are all's: a sweep steps health on its own
@@ -126,6 +123,15 @@ func NodeLocality(c *config.Config, opt Options) (lbmodel.Locality, bool) {
 		}
 	}
 	return lbmodel.Locality{}, false
+}
+
+// LocalLocality is NodeLocality as the pointer hash tables take: the
+// locality ordered first among a level's hosts, nil when unknown.
+func LocalLocality(c *config.Config, opt Options) *lbmodel.Locality {
+	if l, ok := NodeLocality(c, opt); ok {
+		return &l
+	}
+	return nil
 }
 
 // LocalClusterName is --local-cluster or cluster_manager.local_cluster_name.

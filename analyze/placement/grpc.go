@@ -14,7 +14,7 @@ import (
 // keeps, at the first priority with endpoints. It returns the settings
 // the structures were built with (gRPC caps the ring sizes).
 func ForCluster(c *config.Config, m *model.Model, s model.LBSettings, grpc bool) (*Setup, model.LBSettings, error) {
-	local := NodeLocal(c)
+	local := model.LocalLocality(c, model.Options{})
 	hosts := m.Hosts
 	if grpc {
 		hosts, s = GRPCRingInput(hosts, s)
@@ -24,15 +24,6 @@ func ForCluster(c *config.Config, m *model.Model, s model.LBSettings, grpc bool)
 		GRPCPriority(hs)
 	}
 	return hs, s, err
-}
-
-// NodeLocal is the node's locality (the bootstrap's node.locality), which
-// orders a level's hosts; nil when unknown.
-func NodeLocal(c *config.Config) *lbmodel.Locality {
-	if l, ok := model.NodeLocality(c, model.Options{}); ok {
-		return &l
-	}
-	return nil
 }
 
 // GRPCRingInput is what a proxyless gRPC client's ring hash is built over:
