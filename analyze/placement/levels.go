@@ -153,7 +153,7 @@ func summarize(hs *Setup, i int, policy string, shares []lbmodel.HostShare) Hash
 	for _, e := range expected {
 		weighted = weighted || e != expected[0]
 	}
-	pr.Verdict = verdict(pr, policy, weighted)
+	pr.Verdict = verdict(pr, policy, weighted, hs.EmptyCause(i))
 	return pr
 }
 
@@ -161,10 +161,12 @@ func summarize(hs *Setup, i int, policy string, shares []lbmodel.HostShare) Hash
 // enough, and what to change if not.
 // With unequal weights the ratio compares each host's share with its
 // weighted share, so 20%/80% shares for weights 1:4 are balanced.
-func verdict(pr HashPriority, policy string, weighted bool) string {
+func verdict(pr HashPriority, policy string, weighted bool, cause lbmodel.EmptyCause) string {
 	switch {
 	case pr.InTable == 0 && pr.Hosts == 0:
 		return "no hosts"
+	case pr.InTable == 0 && cause != lbmodel.EmptyNoHealthy:
+		return "empty: " + cause.String() + ", so lookups here find no host"
 	case pr.InTable == 0:
 		return "empty: no healthy host and not in panic, so lookups here find no host"
 	case pr.InTable == 1:
