@@ -24,7 +24,8 @@ func TestBadInputPositionsAndExitCodes(t *testing.T) {
 		want string // on stderr
 	}{
 		{"malformed YAML", []string{"explain", "../fixtures/broken/malformed.yaml"}, ExitInput, "../fixtures/broken/malformed.yaml:3:12: invalid YAML"},
-		{"duplicate key", []string{"explain", "../fixtures/broken/duplicate-key.yaml"}, ExitInput, "../fixtures/broken/duplicate-key.yaml:4:1: duplicate key \"lb_policy\""},
+		// JSON only: protobuf's JSON parser rejects a field set twice (YAML keeps the last value).
+		{"duplicate key", []string{"explain", "../fixtures/broken/duplicate-key.json"}, ExitInput, "../fixtures/broken/duplicate-key.json:4:2: duplicate key \"lb_policy\""},
 		{"unknown field", []string{"explain", "../fixtures/broken/unknown-field.yaml"}, ExitInput, "../fixtures/broken/unknown-field.yaml:5:3: unknown field \"maximum_ring_sise\""},
 		{"wrong type", []string{"explain", "../fixtures/broken/wrong-type.yaml"}, ExitInput, "../fixtures/broken/wrong-type.yaml:6:12: expected a number"},
 		{"negative weight", []string{"explain", "../fixtures/broken/negative-weight.yaml"}, ExitInput, "../fixtures/broken/negative-weight.yaml:9:30: expected a non-negative integer"},
