@@ -41,13 +41,15 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 		meta = append(meta, fmt.Sprintf("overprovisioning %.2g", float64(c.OverprovisioningFactor)/100))
 	}
 	meta = append(meta, "panic threshold "+pct(c.PanicThreshold))
-	if c.EndpointsMissing {
+	if c.PerRequestHosts != "" {
+		meta = append(meta, "hosts made per request ("+c.PerRequestHosts+")")
+	} else if c.EndpointsMissing {
 		// Not an outage: the endpoints are elsewhere (a note says where).
 		meta = append(meta, t.Style().Foreground(lipgloss.Color("11")).Render("no endpoints in the input"))
 	} else {
 		meta = append(meta, "availability "+pct(c.NormalizedTotalAvailability))
 	}
-	if c.TotalPanic && !c.EndpointsMissing {
+	if c.TotalPanic && !c.EndpointsMissing && c.PerRequestHosts == "" {
 		meta = append(meta, t.Style().Foreground(lipgloss.Color("9")).Bold(true).Render("TOTAL PANIC"))
 	}
 	fmt.Fprintln(t.Out, headline(t, title, meta))
