@@ -88,17 +88,29 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		return inputError(err)
 	}
 	// A file that cannot be read or parsed is an input error (exit 3),
-	// reported on stderr as well as among the findings.
+	// reported once: among the findings, or on stderr when no finding
+	// carries it (its rule disabled or suppressed).
+	reported := map[config.Pos]bool{}
+	for _, f := range findings {
+		reported[f.Pos] = true
+	}
 	var fatal []string
+	refused := false
 	for _, cfg := range cfgs {
 		for _, p := range cfg.Problems {
 			if p.Severity == config.SevError && (p.Code == config.CodeSyntax || p.Code == config.CodeIO || p.Code == config.CodeUnknownKind) {
-				fatal = append(fatal, p.Error())
+				refused = true
+				if !reported[p.Pos] {
+					fatal = append(fatal, p.Error())
+				}
 			}
 		}
 	}
 	if len(fatal) > 0 {
 		return &exitError{code: ExitInput, msg: strings.Join(fatal, "\n")}
+	}
+	if refused {
+		return silentExit(ExitInput)
 	}
 	if lint.Fails(findings, failOn) {
 		return silentExit(ExitFindings)

@@ -140,7 +140,7 @@ func TestExplainSetHealthText(t *testing.T) {
 
 func TestExplainOriginalDstAndLeastRequest(t *testing.T) {
 	out, _, code := run(t, "", "explain", "../fixtures/locality/original-dst.yaml")
-	if code != 0 || !strings.Contains(out, "has no static hosts") {
+	if code != 0 || !strings.Contains(out, "makes its hosts per request (ORIGINAL_DST)") || strings.Contains(out, "PANIC") {
 		t.Errorf("original dst: exit %d\n%s", code, out)
 	}
 	// P2C with replacement over 3 hosts with 5, 1 and 0 active requests:
