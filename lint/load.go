@@ -34,6 +34,10 @@ func loadRule(code string) func(p *Pass) {
 			}
 			sev := SevError
 			switch pr.Severity {
+			case config.SevError:
+				if code == config.CodeUnknownKind {
+					sev = SevInfo // lbctl's refusal, not Envoy's: exit 3 says it
+				}
 			case config.SevWarning:
 				sev = SevWarning
 			case config.SevInfo:
