@@ -105,13 +105,14 @@ func TestReadmeExamples(t *testing.T) {
 	}
 }
 
-// docPages lists README.md and every page of the manual in docs/.
+// docPages lists README.md, CONTRIBUTING.md and every page of the
+// manual in docs/.
 func docPages(t *testing.T) []string {
 	pages, err := filepath.Glob("docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append([]string{"README.md"}, pages...)
+	return append([]string{"README.md", "CONTRIBUTING.md"}, pages...)
 }
 
 // checkConsoleBlocks runs the console examples of one page, from the
@@ -182,8 +183,8 @@ func checkConsoleBlocks(t *testing.T, file string) {
 // mdLink is a markdown link or image target: [text](target).
 var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 
-// TestDocLinks: every relative link of README.md and docs/*.md names an
-// existing file and every #anchor a heading of its page.
+// TestDocLinks: every relative link of README.md, CONTRIBUTING.md and
+// docs/*.md names an existing file and every #anchor a heading of its page.
 func TestDocLinks(t *testing.T) {
 	t.Chdir("..")
 	for _, file := range docPages(t) {
