@@ -201,7 +201,7 @@ func localityShare(cr *traffic.ClusterReport, e Expect) (got, *InputError) {
 	for _, h := range cr.Hosts {
 		short, full := h.Region+"/"+h.Zone, h.Region+"/"+h.Zone+"/"+h.SubZone
 		for _, n := range []string{short, full} {
-			if !contains(valid, n) {
+			if n != "/" && n != "//" && !contains(valid, n) {
 				valid = append(valid, n)
 			}
 		}

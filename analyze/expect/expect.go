@@ -124,7 +124,7 @@ func (e InputErrors) Error() string {
 // name that matched nothing, so a typo is answered with the fix.
 func nearest(v string, valid []string, kind string) string {
 	if len(valid) == 0 {
-		return "; there are no " + kind + "s"
+		return "; there is no " + kind
 	}
 	best, bestD := "", 1<<30
 	for _, c := range valid {

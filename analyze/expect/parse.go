@@ -112,7 +112,9 @@ var lbctlTestKeys = []string{"name", "cluster", "request", "given", "expect"}
 
 // lbctlTest reads a test in lbctl's form.
 func (p *parser) lbctlTest(m *yaml.Node) *Test {
+	before := len(p.errs)
 	p.keys(m, lbctlTestKeys, "test key")
+	typo := len(p.errs) > before
 	nameN := p.lookup(m, "name")
 	if nameN == nil {
 		p.errorf(m, "a test needs a name")
@@ -135,9 +137,9 @@ func (p *parser) lbctlTest(m *yaml.Node) *Test {
 		t.ClusterAt = p.pos(cl)
 	case req != nil:
 		t.Request = p.request(req)
-	default:
+	case !typo:
+		// With a misspelt key, its error says what is wrong.
 		p.errorf(nameN, "test %q: needs a cluster or a request", clean(name))
-		return nil
 	}
 	if g := p.lookup(m, "given"); g != nil {
 		t.Given = p.given(g)
