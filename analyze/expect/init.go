@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -135,6 +136,9 @@ func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // quote is a YAML double-quoted scalar (JSON's escapes are YAML's), so
 // names from files are written safely.
 func quote(s string) string {
-	out, _ := json.Marshal(s)
-	return string(out)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
 }
