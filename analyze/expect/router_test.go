@@ -87,8 +87,8 @@ func TestRequestTests(t *testing.T) {
 	// Cluster keys are refused on request tests and the other way round.
 	for src, want := range map[string]string{
 		"tests:\n- name: x\n  request: {path: /}\n  expect: {panic: {0: false}}\n": `t.yaml:4:12: expect key "panic" applies to cluster tests, this test has a request`,
-		"tests:\n- name: x\n  cluster: c\n  expect: {route: api}\n":             `t.yaml:4:12: expect key "route" applies to request tests, this test names a cluster`,
-		"tests:\n- name: x\n  request: {pth: /}\n  expect: {}\n":                  "t.yaml:3:13: unknown request key \"pth\"; the closest request key is path\nt.yaml:3:12: request: needs a path",
+		"tests:\n- name: x\n  cluster: c\n  expect: {route: api}\n":                `t.yaml:4:12: expect key "route" applies to request tests, this test names a cluster`,
+		"tests:\n- name: x\n  request: {pth: /}\n  expect: {}\n":                   "t.yaml:3:13: unknown request key \"pth\"; the closest request key is path\nt.yaml:3:12: request: needs a path",
 	} {
 		if _, err := Parse("t.yaml", []byte(src)); err == nil || err.Error() != want {
 			t.Errorf("%q: error\n%v\nwant\n%s", src, err, want)
