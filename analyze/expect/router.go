@@ -9,9 +9,9 @@ import (
 var (
 	routerTestKeys  = []string{"test_name", "input", "validate"}
 	routerInputKeys = []string{"authority", "path", "method", "random_value", "ssl", "internal",
-		"additional_request_headers", "additional_response_headers", "runtime", "additional_headers"}
+		"additional_request_headers", "additional_response_headers", "runtime", "dynamic_metadata", "additional_headers"}
 	routerValidateKeys = []string{"cluster_name", "virtual_cluster_name", "virtual_host_name",
-		"host_rewrite", "path_rewrite", "path_redirect", "code_redirect",
+		"host_rewrite", "path_rewrite", "path_redirect", "code_redirect", "timeout",
 		"request_header_fields", "response_header_fields", "request_header_matches",
 		"response_header_matches", "header_fields", "custom_header_fields"}
 	// routerChecked maps the validate fields lbctl checks to the route
@@ -97,7 +97,8 @@ func (p *parser) routerTest(m *yaml.Node) *Test {
 }
 
 // routerInput fills r from a router_check input; true when the input uses
-// something lbctl cannot express (a runtime key), so nothing is checked.
+// something lbctl cannot express (a runtime key, dynamic metadata), so
+// nothing is checked.
 func (p *parser) routerInput(n *yaml.Node, r *Request) bool {
 	order, vals, _ := p.routerKeys(n, routerInputKeys, "input key")
 	runtime := false
@@ -119,7 +120,9 @@ func (p *parser) routerInput(n *yaml.Node, r *Request) bool {
 			r.Internal = p.bool(v, k)
 		case "runtime":
 			s, _ := p.str(v, k)
-			runtime = s != ""
+			runtime = runtime || s != ""
+		case "dynamic_metadata":
+			runtime = runtime || v.Kind != yaml.SequenceNode || len(v.Content) > 0
 		case "additional_request_headers", "additional_headers":
 			if v.Kind != yaml.SequenceNode {
 				p.errorf(v, "%s: expected a list of {key, value}", k)

@@ -95,3 +95,25 @@ func TestRequestTests(t *testing.T) {
 		}
 	}
 }
+
+// The .golden.proto.json files of Envoy's own suites: protobuf JSON's
+// camelCase names, uint64 as strings, newer validate fields (not checked)
+// and dynamic metadata (the test is not checked).
+func TestGoldenProtoJSON(t *testing.T) {
+	var asked []Request
+	res, err := Run([]*File{parseFile(t, "../../fixtures/tests/router.golden.proto.json")}, fakeRoutes(&asked))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := res.Tests[0], res.Tests[1]
+	if a.Passed != nil || !reflect.DeepEqual(a.NotChecked, []string{"cluster_name", "virtual_host_name"}) {
+		t.Errorf("dynamic metadata: %+v", a)
+	}
+	if b.Passed == nil || !*b.Passed || !reflect.DeepEqual(b.NotChecked, []string{"timeout", "code_redirect"}) {
+		t.Errorf("camelCase: %+v", b)
+	}
+	want := []Request{{Authority: "shop.example.com", Path: "/api/cart", Method: "GET", RandomValue: 7, Headers: []Header{{"x-user", "bob"}}}}
+	if !reflect.DeepEqual(asked, want) || res.Summary.NotChecked != 4 {
+		t.Errorf("asked %+v, summary %+v", asked, res.Summary)
+	}
+}
