@@ -15,18 +15,7 @@ func clusterLookup(t *Test, rep Reports) (lookup, InputErrors) {
 	if rep.Clusters != nil && !contains(rep.Clusters, t.Cluster) {
 		return nil, InputErrors{{At: t.ClusterAt, Msg: fmt.Sprintf("no cluster %q%s", clean(t.Cluster), nearest(t.Cluster, rep.Clusters, "cluster"))}}
 	}
-	var errs InputErrors
-	if rep.Clusters != nil {
-		for i, s := range t.Given.SetHealth {
-			name := s
-			if o, err := parseHealth(s); err == nil {
-				name = o
-			}
-			if !contains(rep.Clusters, name) {
-				errs = append(errs, &InputError{At: t.Given.setHealthAt[i], Msg: fmt.Sprintf("set_health %q: no cluster %q%s", clean(s), clean(name), nearest(name, rep.Clusters, "cluster"))})
-			}
-		}
-	}
+	errs := setHealthErrors(t, rep)
 	if rep.Cluster == nil {
 		return nil, InputErrors{{At: t.ClusterAt, Msg: "cluster tests need explain's report"}}
 	}
@@ -49,6 +38,24 @@ func clusterLookup(t *Test, rep Reports) (lookup, InputErrors) {
 		return nil, errs
 	}
 	return func(e Expect) (got, *InputError) { return clusterFigure(t, rep, cr, e) }, nil
+}
+
+// setHealthErrors are the set_health specs that name no cluster.
+func setHealthErrors(t *Test, rep Reports) InputErrors {
+	var errs InputErrors
+	if rep.Clusters == nil {
+		return nil
+	}
+	for i, s := range t.Given.SetHealth {
+		name := s
+		if o, err := parseHealth(s); err == nil {
+			name = o
+		}
+		if !contains(rep.Clusters, name) {
+			errs = append(errs, &InputError{At: t.Given.setHealthAt[i], Msg: fmt.Sprintf("set_health %q: no cluster %q%s", clean(s), clean(name), nearest(name, rep.Clusters, "cluster"))})
+		}
+	}
+	return errs
 }
 
 func parseHealth(spec string) (string, error) {

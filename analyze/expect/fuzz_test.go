@@ -27,7 +27,7 @@ func FuzzParse(f *testing.F) {
 		Cluster: func(string, Given) (*traffic.Report, error) {
 			return &traffic.Report{Clusters: []traffic.ClusterReport{{Name: "c", Priorities: []traffic.PriorityReport{{}}}}}, nil
 		},
-		Request: func(Request) (RouteResult, error) { return RouteResult{}, nil },
+		Request: func(Request, Given) (RouteResult, error) { return RouteResult{}, nil },
 		Moved:   func(string, []string) (float64, error) { return 0, nil },
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

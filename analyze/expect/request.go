@@ -12,7 +12,10 @@ func requestLookup(t *Test, rep Reports) (lookup, InputErrors) {
 	if rep.Request == nil {
 		return nil, InputErrors{{At: t.At, Msg: "request tests need the route engine"}}
 	}
-	rr, err := rep.Request(*t.Request)
+	if errs := setHealthErrors(t, rep); len(errs) > 0 {
+		return nil, errs
+	}
+	rr, err := rep.Request(*t.Request, t.Given)
 	if err != nil {
 		return nil, InputErrors{{At: t.At, Msg: fmt.Sprintf("test %q: %s", clean(t.Name), clean(err.Error()))}}
 	}

@@ -10,7 +10,7 @@ import (
 func fakeRoutes(asked *[]Request) Reports {
 	return Reports{
 		Clusters: []string{"cart", "beta", "web"},
-		Request: func(r Request) (RouteResult, error) {
+		Request: func(r Request, _ Given) (RouteResult, error) {
 			*asked = append(*asked, r)
 			switch r.Path {
 			case "/api/cart":
@@ -83,6 +83,14 @@ func TestRequestTests(t *testing.T) {
 	}
 	if len(res.Tests[0].Failures) != 1 || res.Tests[0].Failures[0].Expect != "min_host_share" || res.Tests[0].Failures[0].Got != 0.25 {
 		t.Errorf("failures %+v", res.Tests[0].Failures)
+	}
+	// A what-if naming no cluster is refused on request tests too.
+	f, err = Parse("t.yaml", []byte("tests:\n- name: x\n  request: {path: /}\n  given: {set_health: [kart=50]}\n  expect: {cluster: cart}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run([]*File{f}, fakeRoutes(&asked)); err == nil || err.Error() != `t.yaml:4:24: set_health "kart=50": no cluster "kart"; the closest cluster is cart` {
+		t.Errorf("err %v", err)
 	}
 	// Cluster keys are refused on request tests and the other way round.
 	for src, want := range map[string]string{

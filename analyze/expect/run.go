@@ -18,8 +18,9 @@ type Reports struct {
 	// Moved is the fraction of a ring hash / Maglev cluster's key space
 	// that changes host when the hosts in remove are gone.
 	Moved func(cluster string, remove []string) (float64, error)
-	// Request is the route engine's answer for one request.
-	Request func(r Request) (RouteResult, error)
+	// Request is the route engine's answer for one request, its clusters
+	// computed under the test's what-ifs.
+	Request func(r Request, g Given) (RouteResult, error)
 }
 
 // Results is a run's outcome, as `lbctl test --format json` prints it.
