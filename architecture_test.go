@@ -73,3 +73,33 @@ func TestImportDirection(t *testing.T) {
 		}
 	}
 }
+
+// TestNetworkImports keeps the network clients in analyze/config/fetch:
+// loading files must not link (or initialise) net/http or gRPC.
+func TestNetworkImports(t *testing.T) {
+	err := filepath.WalkDir("analyze", func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || path == "analyze/config/fetch" || d.Name() == "testdata" {
+			return err
+		}
+		pkgs, err := parser.ParseDir(token.NewFileSet(), path, func(fi os.FileInfo) bool {
+			return !strings.HasSuffix(fi.Name(), "_test.go")
+		}, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, p := range pkgs {
+			for name, f := range p.Files {
+				for _, imp := range f.Imports {
+					ip, _ := strconv.Unquote(imp.Path.Value)
+					if strings.HasPrefix(ip, "net/http") || ip == "google.golang.org/grpc" || strings.HasPrefix(ip, "google.golang.org/grpc/") {
+						t.Errorf("%s imports %s: only analyze/config/fetch talks to the network", name, ip)
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
