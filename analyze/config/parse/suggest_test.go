@@ -1,6 +1,11 @@
 package parse
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 func TestEditDistance(t *testing.T) {
 	for _, c := range []struct {
@@ -41,5 +46,21 @@ func TestClosestCommands(t *testing.T) {
 		if got := Closest(in, cands); got != want {
 			t.Errorf("Closest(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestReadFileLimit(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f.yaml")
+	if err := os.WriteFile(p, []byte("0123456789"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := ReadFile(p, 10); err != nil || string(data) != "0123456789" {
+		t.Errorf("at the limit: %q, %v", data, err)
+	}
+	if _, err := ReadFile(p, 9); err == nil || err.Error() != "larger than 9 bytes" {
+		t.Errorf("over the limit: %v", err)
+	}
+	if _, err := ReadFile("/dev/zero", 1<<20); err == nil || !strings.Contains(err.Error(), "a character device") {
+		t.Errorf("/dev/zero: %v", err)
 	}
 }
