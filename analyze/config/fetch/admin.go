@@ -1,4 +1,8 @@
-package config
+// Package fetch reads a running Envoy's admin endpoint and a gRPC client's
+// CSDS service into in-memory inputs. It is the only package of analyze/
+// that imports net/http or google.golang.org/grpc, so loading files never
+// links them.
+package fetch
 
 import (
 	"context"
@@ -10,34 +14,33 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
-// FetchOptions bound a read from a running Envoy's admin endpoint.
-type FetchOptions struct {
+// Options bound a read from a running Envoy's admin endpoint.
+type Options struct {
 	// AllowRemote permits hosts other than loopback (127.0.0.0/8, ::1,
 	// localhost), for the first request and for redirects.
 	AllowRemote bool
 	// Timeout bounds each whole request, body included (0: 5s).
 	Timeout time.Duration
-	// MaxBytes is the largest answer accepted (0: DefaultMaxInput).
+	// MaxBytes is the largest answer accepted (0: config.DefaultMaxInput).
 	MaxBytes int64
 }
 
-// DefaultMaxInput is the default size limit of one input, file or answer.
-const DefaultMaxInput = 512 << 20
-
-// AdminPaths are what FetchAdmin reads: every config resource with EDS
+// AdminPaths are what Admin reads: every config resource with EDS
 // endpoints, and live host health.
 var AdminPaths = []string{"/config_dump?include_eds", "/clusters?format=json"}
 
-// FetchAdmin reads AdminPaths from the Envoy admin endpoint at base (an
+// Admin reads AdminPaths from the Envoy admin endpoint at base (an
 // http or https URL, optionally with a path prefix) and returns them as
 // in-memory inputs named by host, port and path. The error names the URL
 // and the reason: refused, time-out, status, size or a non-loopback host.
-func FetchAdmin(base string, opt FetchOptions) ([]Input, error) {
-	var out []Input
+func Admin(base string, opt Options) ([]config.Input, error) {
+	var out []config.Input
 	for _, p := range AdminPaths {
-		in, err := FetchAdminPath(base, p, opt)
+		in, err := AdminPath(base, p, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -46,21 +49,21 @@ func FetchAdmin(base string, opt FetchOptions) ([]Input, error) {
 	return out, nil
 }
 
-// FetchAdminPath reads one admin path (with its query) from base.
-func FetchAdminPath(base, p string, opt FetchOptions) (Input, error) {
+// AdminPath reads one admin path (with its query) from base.
+func AdminPath(base, p string, opt Options) (config.Input, error) {
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return Input{}, fmt.Errorf("--admin %q: expected an http:// or https:// URL such as http://127.0.0.1:9901", base)
+		return config.Input{}, fmt.Errorf("--admin %q: expected an http:// or https:// URL such as http://127.0.0.1:9901", base)
 	}
 	if err := hostAllowed(u, opt.AllowRemote); err != nil {
-		return Input{}, err
+		return config.Input{}, err
 	}
 	timeout, max := opt.Timeout, opt.MaxBytes
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
 	if max <= 0 {
-		max = DefaultMaxInput
+		max = config.DefaultMaxInput
 	}
 	client := &http.Client{
 		Timeout: timeout,
@@ -78,9 +81,9 @@ func FetchAdminPath(base, p string, opt FetchOptions) (Input, error) {
 	target.RawQuery = query
 	data, err := fetch(client, &target, max)
 	if err != nil {
-		return Input{}, err
+		return config.Input{}, err
 	}
-	return Input{Path: target.Host + target.Path + "?" + query, Data: data}, nil
+	return config.Input{Path: target.Host + target.Path + "?" + query, Data: data}, nil
 }
 
 // fetch GETs u, refusing answers over max bytes or with a status other

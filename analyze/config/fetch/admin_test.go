@@ -1,4 +1,4 @@
-package config
+package fetch
 
 import (
 	"net/http"
@@ -12,11 +12,11 @@ func TestFetchAdminSizeLimit(t *testing.T) {
 		w.Write([]byte(strings.Repeat(" ", 101)))
 	}))
 	defer srv.Close()
-	_, err := FetchAdmin(srv.URL, FetchOptions{MaxBytes: 100})
+	_, err := Admin(srv.URL, Options{MaxBytes: 100})
 	if err == nil || !strings.Contains(err.Error(), "/config_dump: answer larger than 100 bytes (raise --max-input)") {
 		t.Errorf("got %v, want the size limit named", err)
 	}
-	if _, err := FetchAdmin(srv.URL, FetchOptions{MaxBytes: 101}); err != nil {
+	if _, err := Admin(srv.URL, Options{MaxBytes: 101}); err != nil {
 		t.Errorf("101 bytes under a 101-byte limit: %v", err)
 	}
 }
