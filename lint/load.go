@@ -40,6 +40,9 @@ func loadRule(code string) func(p *Pass) {
 				}
 			case config.SevWarning:
 				sev = SevWarning
+				if !p.strict && (code == config.CodeUnknownType || code == config.CodeReference) {
+					sev = SevInfo // lbctl's limit or a partial input: no consequence shown
+				}
 			case config.SevInfo:
 				sev = SevInfo
 			}
