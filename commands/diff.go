@@ -17,7 +17,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/grpc"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/traffic"
-	"github.com/lbctl/lbctl/lbmodel"
+	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
 	"github.com/lbctl/lbctl/lint"
 
 	"github.com/urfave/cli/v3"
@@ -237,7 +237,7 @@ func envoyExplainer(c *config.Config, cls []*config.Cluster) ([]traffic.ClusterR
 }
 
 func grpcExplainer(c *config.Config, cls []*config.Cluster) ([]traffic.ClusterReport, error) {
-	return clustersOf(grpc.Build(c, cls, grpc.GRPCOptions{Impl: lbmodel.GRPCCore}))
+	return clustersOf(grpc.Build(c, cls, grpc.GRPCOptions{Impl: lbgrpc.CoreImpl}))
 }
 
 func clustersOf(r *traffic.Report, err error) ([]traffic.ClusterReport, error) {

@@ -9,7 +9,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/urfave/cli/v3"
 
-	"github.com/lbctl/lbctl/lbmodel"
+	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // grpcFlags are the flags explain (and session) take for proxyless gRPC
@@ -27,9 +27,9 @@ func grpcFlags() []cli.Flag {
 func grpcOptions(cmd *cli.Command, opt model.Options) (grpc.GRPCOptions, error) {
 	g := grpc.GRPCOptions{Options: opt, BackwardCompat: cmd.Bool("grpc-aggregate-backward-compat")}
 	if cmd.String("grpc-impl") == "go" {
-		g.Impl = lbmodel.GRPCGo
+		g.Impl = lbgrpc.GoImpl
 	} else {
-		g.Impl = lbmodel.GRPCCore
+		g.Impl = lbgrpc.CoreImpl
 	}
 	for _, s := range cmd.StringSlice("ready") {
 		o, err := grpc.ParseReady(s)

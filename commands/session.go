@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/urfave/cli/v3"
 
-	"github.com/lbctl/lbctl/lbmodel"
+	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 func sessionCommand() *cli.Command {
@@ -53,7 +53,7 @@ Examples:
 }
 
 func runSession(_ context.Context, cmd *cli.Command) error {
-	opt := grpc.SessionOptions{States: map[string]lbmodel.Connectivity{}}
+	opt := grpc.SessionOptions{States: map[string]lbgrpc.Connectivity{}}
 	for _, c := range cmd.StringSlice("cookie") {
 		for _, a := range strings.Split(c, ",") {
 			if a = strings.TrimSpace(a); a != "" {
@@ -66,7 +66,7 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 		if i <= 0 {
 			return usageErrorf("--state %q: expected ADDRESS=READY|IDLE|CONNECTING|TRANSIENT_FAILURE|NONE", s)
 		}
-		st, err := lbmodel.ParseConnectivity(s[i+1:])
+		st, err := lbgrpc.ParseConnectivity(s[i+1:])
 		if err != nil {
 			return usageErrorf("--state %q: %v", s, err)
 		}

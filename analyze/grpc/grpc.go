@@ -9,7 +9,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/traffic"
 
-	"github.com/lbctl/lbctl/lbmodel"
+	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // SemanticsGRPC is Report.Semantics for a proxyless gRPC client's answer.
@@ -21,7 +21,7 @@ type GRPCOptions struct {
 	// Impl is the gRPC implementation answered for (C-core implements
 	// gRFC A74 and A75; grpc-go A74 only). The other one's differences are
 	// notes.
-	Impl lbmodel.GRPCImpl
+	Impl lbgrpc.Impl
 	// BackwardCompat is C-core's GRPC_XDS_AGGREGATE_CLUSTER_BACKWARD_COMPAT
 	// =true: the aggregate (root) cluster's LB policy drives every leaf.
 	BackwardCompat bool
@@ -34,7 +34,7 @@ type GRPCOptions struct {
 type ReadyOverride struct {
 	Spec, Cluster string
 	Priority      int // -1: every priority of the cluster
-	State         lbmodel.Connectivity
+	State         lbgrpc.Connectivity
 }
 
 // ParseReady reads CLUSTER[/PRIORITY]=yes|no (READY or
@@ -56,14 +56,14 @@ func ParseReady(spec string) (ReadyOverride, error) {
 	}
 	switch strings.ToLower(rhs) {
 	case "yes", "y", "true":
-		o.State = lbmodel.ConnReady
+		o.State = lbgrpc.ConnReady
 		return o, nil
 	case "no", "n", "false":
-		o.State = lbmodel.ConnTransientFailure
+		o.State = lbgrpc.ConnTransientFailure
 		return o, nil
 	}
-	st, err := lbmodel.ParseConnectivity(rhs)
-	if err != nil || st == lbmodel.ConnNone {
+	st, err := lbgrpc.ParseConnectivity(rhs)
+	if err != nil || st == lbgrpc.ConnNone {
 		return o, fmt.Errorf("--ready %q: %q is not yes, no, READY, IDLE, CONNECTING or TRANSIENT_FAILURE", spec, rhs)
 	}
 	o.State = st
@@ -99,7 +99,7 @@ func Build(c *config.Config, clusters []*config.Cluster, opt GRPCOptions) (*traf
 	return r, nil
 }
 
-func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, cmap map[string]lbmodel.GRPCCluster, cds map[string]grpcCDS, nacks []model.ListenerNACK) (traffic.ClusterReport, error) {
+func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, cmap map[string]lbgrpc.Cluster, cds map[string]grpcCDS, nacks []model.ListenerNACK) (traffic.ClusterReport, error) {
 	v := cds[cl.Name()]
 	m := model.Of(c, cl)
 	cr := traffic.ClusterReport{
@@ -119,8 +119,8 @@ func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, c
 		return r.listenerNACK(cl, v.kind, nacks)
 	}
 	var leaves []string
-	if v.kind == lbmodel.GRPCClusterAggregate {
-		agg, err := lbmodel.ResolveGRPCAggregate(cl.Name(), cmap)
+	if v.kind == lbgrpc.ClusterAggregate {
+		agg, err := lbgrpc.ResolveAggregate(cl.Name(), cmap)
 		if err != nil {
 			return cr, err
 		}
@@ -137,7 +137,7 @@ func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, c
 		cr.Aggregate.Clusters = append(cr.Aggregate.Clusters, leaves...)
 	} else {
 		if v.nack != "" {
-			leaf, err := grpcLeafOf(c, cl, v.kind == lbmodel.GRPCClusterLogicalDNS, opt.Options)
+			leaf, err := grpcLeafOf(c, cl, v.kind == lbgrpc.ClusterLogicalDNS, opt.Options)
 			if err != nil {
 				return cr, err
 			}
@@ -146,11 +146,11 @@ func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, c
 		}
 		leaves = []string{cl.Name()}
 	}
-	policies := lbmodel.GRPCLeafPolicies(cl.Name(), leaves, cmap, opt.Impl, opt.BackwardCompat)
+	policies := lbgrpc.LeafPolicies(cl.Name(), leaves, cmap, opt.Impl, opt.BackwardCompat)
 	var lvs []grpcLevel
 	for i, name := range leaves {
 		lcds := cds[name]
-		leaf, err := grpcLeafOf(c, lcds.cl, lcds.kind == lbmodel.GRPCClusterLogicalDNS, opt.Options)
+		leaf, err := grpcLeafOf(c, lcds.cl, lcds.kind == lbgrpc.ClusterLogicalDNS, opt.Options)
 		if err != nil {
 			return cr, err
 		}
@@ -171,9 +171,9 @@ func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, c
 
 // listenerNACK is a cluster that only NACKed api_listeners route to: the
 // client has no accepted Listener, so no RPC reaches the cluster.
-func (r *grpcRun) listenerNACK(cl *config.Cluster, kind lbmodel.GRPCClusterKind, nacks []model.ListenerNACK) (traffic.ClusterReport, error) {
-	if kind != lbmodel.GRPCClusterAggregate {
-		leaf, err := grpcLeafOf(r.c, cl, kind == lbmodel.GRPCClusterLogicalDNS, r.opt.Options)
+func (r *grpcRun) listenerNACK(cl *config.Cluster, kind lbgrpc.ClusterKind, nacks []model.ListenerNACK) (traffic.ClusterReport, error) {
+	if kind != lbgrpc.ClusterAggregate {
+		leaf, err := grpcLeafOf(r.c, cl, kind == lbgrpc.ClusterLogicalDNS, r.opt.Options)
 		if err != nil {
 			return *r.cr, err
 		}

@@ -12,6 +12,8 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
 // BothReport is `explain --semantics both`: Envoy's answer, gRPC's, and
@@ -33,7 +35,7 @@ type Difference struct {
 // Both computes the gRPC report beside env, explain's report of the same
 // clusters, and their differences: first the numbers that differ (loads,
 // failing share, host shares), then every row of grpc.md §16 that applies
-// to the cluster (lbmodel.EnvoyGRPCDifferences).
+// to the cluster (grpc.Divergences).
 func Both(c *config.Config, clusters []*config.Cluster, env *traffic.Report, opt GRPCOptions) (*BothReport, error) {
 	env.Semantics = "envoy"
 	g, err := Build(c, clusters, opt)
@@ -43,7 +45,7 @@ func Both(c *config.Config, clusters []*config.Cluster, env *traffic.Report, opt
 	out := &BothReport{Envoy: env, GRPC: g, Differences: []Difference{}}
 	for i, cl := range clusters {
 		out.Differences = append(out.Differences, reportDiffs(env.Clusters[i], g.Clusters[i])...)
-		for _, d := range lbmodel.EnvoyGRPCDifferences(grpcTraits(c, cl, opt)) {
+		for _, d := range lbgrpc.Divergences(grpcTraits(c, cl, opt)) {
 			out.Differences = append(out.Differences, Difference{Cluster: cl.Name(), What: d.What, Envoy: d.Envoy, GRPC: d.GRPC})
 		}
 	}
@@ -156,12 +158,12 @@ func reportDiffs(e, g traffic.ClusterReport) []Difference {
 
 func share(v float64) string { return strconv.FormatFloat(v*100, 'f', 2, 64) + "%" }
 
-// grpcTraits describes cl for lbmodel.EnvoyGRPCDifferences.
-func grpcTraits(c *config.Config, cl *config.Cluster, opt GRPCOptions) lbmodel.ClusterTraits {
+// grpcTraits describes cl for grpc.Divergences.
+func grpcTraits(c *config.Config, cl *config.Cluster, opt GRPCOptions) lbgrpc.ClusterTraits {
 	p := cl.Proto
 	m := model.Of(c, cl)
 	s := model.Settings(c, cl)
-	t := lbmodel.ClusterTraits{LBPolicy: p.GetLbPolicy().String(), Type: p.GetType().String()}
+	t := lbgrpc.ClusterTraits{LBPolicy: p.GetLbPolicy().String(), Type: p.GetType().String()}
 	if m.IsAggregate {
 		t.Type = "AGGREGATE"
 		cmap, _ := grpcClusterMap(c, opt.Impl)
@@ -177,7 +179,7 @@ func grpcTraits(c *config.Config, cl *config.Cluster, opt GRPCOptions) lbmodel.C
 				t.AggregateNested = true
 			}
 		}
-		if agg, err := lbmodel.ResolveGRPCAggregate(cl.Name(), cmap); err == nil {
+		if agg, err := lbgrpc.ResolveAggregate(cl.Name(), cmap); err == nil {
 			t.AggregateDuplicateChild = t.AggregateDuplicateChild || len(agg.Duplicates) > 0
 			pols := map[string]bool{}
 			for _, l := range agg.Resolution(opt.Impl).Leaves {
@@ -223,11 +225,11 @@ func grpcTraits(c *config.Config, cl *config.Cluster, opt GRPCOptions) lbmodel.C
 	local := model.LocalClusterName(c, opt.Options)
 	t.ZoneAware = s.ZoneAwareSet || local != "" && local != cl.Name()
 	t.RingHashMurmur = p.GetRingHashLbConfig().GetHashFunction() == clusterv3.Cluster_RingHashLbConfig_MURMUR_HASH_2 ||
-		(s.Policy == "RING_HASH" && s.Ring.HashFunction == lbmodel.HashMurmur2)
+		(s.Policy == "RING_HASH" && s.Ring.HashFunction == hash.HashMurmur2)
 	t.RingHashBalanceFactor = p.GetCommonLbConfig().GetConsistentHashingLbConfig().GetHashBalanceFactor() != nil
 	t.UseHostnameForHashing = s.Ring.UseHostname
 	for _, tp := range model.GRPCPolicyInput(c, p).LoadBalancingPolicy {
-		if tp.Type == lbmodel.TypeRingHash && (tp.RingHash.HashFunction == "" || tp.RingHash.HashFunction == "DEFAULT_HASH") {
+		if tp.Type == lbgrpc.TypeRingHash && (tp.RingHash.HashFunction == "" || tp.RingHash.HashFunction == "DEFAULT_HASH") {
 			t.RingHashTypedDefaultHash = true
 		}
 	}

@@ -10,11 +10,12 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // grpcPolicyName renders a converted policy tree, e.g.
 // "xds_wrr_locality_experimental(round_robin)".
-func grpcPolicyName(p lbmodel.GRPCPolicy) string {
+func grpcPolicyName(p lbgrpc.Policy) string {
 	if p.Child != nil {
 		return p.Name + "(" + grpcPolicyName(*p.Child) + ")"
 	}
@@ -25,8 +26,8 @@ func grpcPolicyName(p lbmodel.GRPCPolicy) string {
 // hold it after CDS validation.
 type grpcCDS struct {
 	cl     *config.Cluster
-	kind   lbmodel.GRPCClusterKind
-	policy lbmodel.GRPCPolicy
+	kind   lbgrpc.ClusterKind
+	policy lbgrpc.Policy
 	// nack is the CDS rejection; failure is grpc-go's deferred error (the
 	// resource is accepted, the cluster fails when its balancer starts).
 	nack, failure string
@@ -37,24 +38,24 @@ type grpcCDS struct {
 }
 
 // grpcCDSOf validates cl as gRPC's CDS parser does for impl (grpc.md §13).
-func grpcCDSOf(c *config.Config, cl *config.Cluster, impl lbmodel.GRPCImpl) grpcCDS {
+func grpcCDSOf(c *config.Config, cl *config.Cluster, impl lbgrpc.Impl) grpcCDS {
 	p := cl.Proto
-	out := grpcCDS{cl: cl, kind: lbmodel.GRPCClusterEDS}
+	out := grpcCDS{cl: cl, kind: lbgrpc.ClusterEDS}
 	m := model.Of(c, cl)
 	switch {
 	case m.IsAggregate:
-		out.kind = lbmodel.GRPCClusterAggregate
+		out.kind = lbgrpc.ClusterAggregate
 		if len(m.Aggregate) == 0 {
 			out.nack = "aggregate cluster with an empty clusters list"
 		}
 	case p.GetClusterType() != nil:
 		out.nack = fmt.Sprintf("unknown cluster_type extension %q", p.GetClusterType().GetName())
 	case p.GetType() == clusterv3.Cluster_LOGICAL_DNS:
-		out.kind = lbmodel.GRPCClusterLogicalDNS
+		out.kind = lbgrpc.ClusterLogicalDNS
 	case p.GetType() != clusterv3.Cluster_EDS:
 		out.servedAsEDS = p.GetType().String()
 	}
-	pol, err := lbmodel.GRPCSelectPolicy(model.GRPCPolicyInput(c, p), impl)
+	pol, err := lbgrpc.SelectPolicy(model.GRPCPolicyInput(c, p), impl)
 	out.policy = pol
 	if err != nil && out.nack == "" {
 		out.nack = err.Error()
@@ -62,8 +63,8 @@ func grpcCDSOf(c *config.Config, cl *config.Cluster, impl lbmodel.GRPCImpl) grpc
 	if pol.DeferredError != "" {
 		out.failure = pol.DeferredError
 	}
-	if impl == lbmodel.GRPCCore && out.nack == "" {
-		if _, err := lbmodel.GRPCSessionIdleTimeout(model.IdleTimeoutInput(p)); err != nil {
+	if impl == lbgrpc.CoreImpl && out.nack == "" {
+		if _, err := lbgrpc.SessionIdleTimeout(model.IdleTimeoutInput(p)); err != nil {
 			out.nack = err.Error()
 		}
 	}
@@ -71,19 +72,19 @@ func grpcCDSOf(c *config.Config, cl *config.Cluster, impl lbmodel.GRPCImpl) grpc
 }
 
 // grpcClusterMap describes every loaded cluster for
-// lbmodel.ResolveGRPCAggregate. A cluster NACKed by CDS is in error; a name
+// grpc.ResolveAggregate. A cluster NACKed by CDS is in error; a name
 // with no cluster is absent (does not exist).
-func grpcClusterMap(c *config.Config, impl lbmodel.GRPCImpl) (map[string]lbmodel.GRPCCluster, map[string]grpcCDS) {
-	out := map[string]lbmodel.GRPCCluster{}
+func grpcClusterMap(c *config.Config, impl lbgrpc.Impl) (map[string]lbgrpc.Cluster, map[string]grpcCDS) {
+	out := map[string]lbgrpc.Cluster{}
 	cds := map[string]grpcCDS{}
 	for _, cl := range c.Clusters {
 		v := grpcCDSOf(c, cl, impl)
 		cds[cl.Name()] = v
-		g := lbmodel.GRPCCluster{Name: cl.Name(), Kind: v.kind, LBPolicy: grpcPolicyName(v.policy)}
+		g := lbgrpc.Cluster{Name: cl.Name(), Kind: v.kind, LBPolicy: grpcPolicyName(v.policy)}
 		if v.nack != "" {
-			g.State = lbmodel.GRPCClusterError
+			g.State = lbgrpc.ClusterError
 		}
-		if v.kind == lbmodel.GRPCClusterAggregate {
+		if v.kind == lbgrpc.ClusterAggregate {
 			g.Children = model.Of(c, cl).Aggregate
 		}
 		out[cl.Name()] = g

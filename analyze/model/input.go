@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 
 	"github.com/lbctl/lbctl/analyze/config"
 )
@@ -154,7 +155,7 @@ func LocalClusterName(c *config.Config, opt Options) string {
 // included, which sets the smallest normalized weight and so the ring size:
 // it is given all of the priority's hosts. Tables are built once per
 // cluster and shared with the notes.
-func hashShares(tables *lbmodel.TableCache, policy string, all, source []lbmodel.Host, ring lbmodel.RingConfig, maglev lbmodel.MaglevConfig, locality bool, local *lbmodel.Locality) ([]float64, error) {
+func hashShares(tables *hash.TableCache, policy string, all, source []lbmodel.Host, ring hash.RingConfig, maglev hash.MaglevConfig, locality bool, local *lbmodel.Locality) ([]float64, error) {
 	out := make([]float64, len(source))
 	if len(source) == 0 {
 		return out, nil
@@ -163,11 +164,11 @@ func hashShares(tables *lbmodel.TableCache, policy string, all, source []lbmodel
 	// The source is every host of the priority only in panic (or when all
 	// are healthy, where both readings agree).
 	panic := len(source) == len(level)
-	nw, err := tables.Normalize(level, lbmodel.NormalizeOptions{LocalityWeighted: locality, Panic: panic, LocalLocality: local})
+	nw, err := tables.Normalize(level, hash.NormalizeOptions{LocalityWeighted: locality, Panic: panic, LocalLocality: local})
 	if err != nil {
 		return nil, err
 	}
-	var hs []lbmodel.HostShare
+	var hs []hash.HostShare
 	switch policy {
 	case "RING_HASH":
 		r, err := tables.Ring(nw, ring)
@@ -182,7 +183,7 @@ func hashShares(tables *lbmodel.TableCache, policy string, all, source []lbmodel
 		}
 		hs = t.Shares()
 	}
-	return lbmodel.SharesByAddress(source, hs), nil
+	return hash.SharesByAddress(source, hs), nil
 }
 
 // PriorityHosts is the hosts of priority p in order: a subslice of all

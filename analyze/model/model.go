@@ -6,6 +6,7 @@ import (
 	aggregatev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/clusters/aggregate/v3"
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
 // Model is a cluster turned into lbmodel's plain inputs.
@@ -26,14 +27,14 @@ type Model struct {
 	IsAggregate bool
 	Aggregate   []string
 
-	tables *lbmodel.TableCache
+	tables *hash.TableCache
 }
 
 // Tables is the cluster's ring/Maglev cache, shared by its host shares and
 // its placement notes so each table is built once.
-func (m *Model) Tables() *lbmodel.TableCache {
+func (m *Model) Tables() *hash.TableCache {
 	if m.tables == nil {
-		m.tables = &lbmodel.TableCache{}
+		m.tables = &hash.TableCache{}
 	}
 	return m.tables
 }
