@@ -14,7 +14,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/diff"
 	"github.com/lbctl/lbctl/analyze/explain"
-	"github.com/lbctl/lbctl/analyze/grpc"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
@@ -237,7 +237,7 @@ func envoyExplainer(c *config.Config, cls []*config.Cluster) ([]traffic.ClusterR
 }
 
 func grpcExplainer(c *config.Config, cls []*config.Cluster) ([]traffic.ClusterReport, error) {
-	return clustersOf(grpc.Build(c, cls, grpc.GRPCOptions{Impl: lbgrpc.CoreImpl}))
+	return clustersOf(proxyless.Build(c, cls, proxyless.GRPCOptions{Impl: lbgrpc.CoreImpl}))
 }
 
 func clustersOf(r *traffic.Report, err error) ([]traffic.ClusterReport, error) {

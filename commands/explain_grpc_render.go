@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lbctl/lbctl/analyze/grpc"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/traffic"
 
 	"github.com/charmbracelet/lipgloss"
@@ -91,7 +91,7 @@ func renderNotes(t *Term, notes []string) {
 // renderBoth prints Envoy's and gRPC's answers for each cluster side by
 // side when the terminal is wide enough (or unlimited), else one after the
 // other, then the differences as notes.
-func renderBoth(t *Term, b *grpc.BothReport, impl lbgrpc.Impl, all bool) {
+func renderBoth(t *Term, b *proxyless.BothReport, impl lbgrpc.Impl, all bool) {
 	for i := range b.Envoy.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
-	"github.com/lbctl/lbctl/analyze/grpc"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/model"
 	envoysession "github.com/lbctl/lbctl/analyze/session"
 
@@ -53,7 +53,7 @@ Examples:
 }
 
 func runSession(_ context.Context, cmd *cli.Command) error {
-	opt := grpc.SessionOptions{States: map[string]lbgrpc.Connectivity{}}
+	opt := proxyless.SessionOptions{States: map[string]lbgrpc.Connectivity{}}
 	for _, c := range cmd.StringSlice("cookie") {
 		for _, a := range strings.Split(c, ",") {
 			if a = strings.TrimSpace(a); a != "" {
@@ -73,7 +73,7 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 		opt.States[s[:i]] = st
 	}
 	for _, s := range cmd.StringSlice("ready") {
-		o, err := grpc.ParseReady(s)
+		o, err := proxyless.ParseReady(s)
 		if err != nil {
 			return usageErrorf("%v", err)
 		}
@@ -98,11 +98,11 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 	if cmd.String("grpc-impl") == "go" {
 		// grpc-go implements gRFC A74 (cookie config) but not A75's
 		// xds_override_host policy: the cookie never selects a host.
-		rep := &grpc.SessionReport{Cluster: cl.Name(), Result: "delegate", Reason: "grpc-go has no stateful session affinity (gRFC A75 is implemented by C-core only): the session cookie is ignored and the cluster's LB policy picks the host",
-			OverrideHostStatus: []string{}, Endpoints: []grpc.SessionEndpoint{}, Notes: []string{}}
+		rep := &proxyless.SessionReport{Cluster: cl.Name(), Result: "delegate", Reason: "grpc-go has no stateful session affinity (gRFC A75 is implemented by C-core only): the session cookie is ignored and the cluster's LB policy picks the host",
+			OverrideHostStatus: []string{}, Endpoints: []proxyless.SessionEndpoint{}, Notes: []string{}}
 		return writeSession(cmd, cfg, cl, opt, rep)
 	}
-	rep, err := grpc.Session(cfg, cl, opt)
+	rep, err := proxyless.Session(cfg, cl, opt)
 	if err != nil {
 		var pos string
 		if cl.Proto != nil {
@@ -119,11 +119,11 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 // sessionOutput is gRFC A75's answer (the contract's fields) and, unless
 // --semantics grpc, Envoy's answer to the same request under "envoy".
 type sessionOutput struct {
-	*grpc.SessionReport `yaml:",inline"`
+	*proxyless.SessionReport `yaml:",inline"`
 	Envoy               *envoysession.Report `json:"envoy,omitempty" yaml:"envoy,omitempty"`
 }
 
-func writeSession(cmd *cli.Command, cfg *config.Config, cl *config.Cluster, opt grpc.SessionOptions, rep *grpc.SessionReport) error {
+func writeSession(cmd *cli.Command, cfg *config.Config, cl *config.Cluster, opt proxyless.SessionOptions, rep *proxyless.SessionReport) error {
 	out := sessionOutput{SessionReport: rep}
 	if cmd.String("semantics") != "grpc" {
 		env, err := envoysession.Envoy(cfg, cl, opt.Cookie, opt.Options)
@@ -159,7 +159,7 @@ func renderEnvoySession(t *Term, r *envoysession.Report) {
 	renderNotes(t, r.Notes)
 }
 
-func renderSession(t *Term, r *grpc.SessionReport) {
+func renderSession(t *Term, r *proxyless.SessionReport) {
 	host := "-"
 	if r.Host != nil {
 		host = *r.Host

@@ -1,4 +1,4 @@
-package grpc
+package proxyless
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/traffic"
 
 	"github.com/lbctl/lbctl/lbmodel"
-	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // SessionOptions are `lbctl session`'s inputs.
@@ -19,7 +19,7 @@ type SessionOptions struct {
 	Cookie []string
 	// States sets subchannel states by endpoint address; see Session for
 	// the default.
-	States map[string]lbgrpc.Connectivity
+	States map[string]grpc.Connectivity
 	// Ready sets priorities' connectivity, as for explain.
 	Ready []ReadyOverride
 }
@@ -60,15 +60,15 @@ func Session(c *config.Config, cl *config.Cluster, opt SessionOptions) (*Session
 	if m.IsAggregate {
 		return nil, fmt.Errorf("%s is an aggregate cluster: after gRFC A75 session affinity works per leaf cluster (its xds_override_host sits above that cluster's priorities); run session with --cluster set to one of %s", cl.Name(), strings.Join(m.Aggregate, ", "))
 	}
-	cds := grpcCDSOf(c, cl, lbgrpc.CoreImpl)
+	cds := grpcCDSOf(c, cl, grpc.CoreImpl)
 	if cds.nack != "" {
 		return nil, fmt.Errorf("gRPC (C-core) NACKs cluster %s: %s", cl.Name(), cds.nack)
 	}
-	idle, err := lbgrpc.SessionIdleTimeout(model.IdleTimeoutInput(cl.Proto))
+	idle, err := grpc.SessionIdleTimeout(model.IdleTimeoutInput(cl.Proto))
 	if err != nil {
 		return nil, err
 	}
-	leaf, err := grpcLeafOf(c, cl, cds.kind == lbgrpc.ClusterLogicalDNS, opt.Options)
+	leaf, err := grpcLeafOf(c, cl, cds.kind == grpc.ClusterLogicalDNS, opt.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -94,39 +94,39 @@ func Session(c *config.Config, cl *config.Cluster, opt SessionOptions) (*Session
 		rep.OverrideHostStatus = append(rep.OverrideHostStatus, s.String())
 	}
 	if allowed == nil {
-		for _, s := range lbgrpc.DefaultOverrideHostStatus {
+		for _, s := range grpc.DefaultOverrideHostStatus {
 			rep.OverrideHostStatus = append(rep.OverrideHostStatus, s.String())
 		}
 	}
 	if _, ok := cl.Proto.GetTypedExtensionProtocolOptions()[model.HTTPProtocolOptionsType]; ok && cl.Proto.GetUpstreamConfig() == nil {
-		note("the idle_timeout in typed_extension_protocol_options is Envoy's; gRPC reads it only from upstream_config, so the session idle timeout is the %s default", lbgrpc.DefaultSessionIdleTimeout)
+		note("the idle_timeout in typed_extension_protocol_options is Envoy's; gRPC reads it only from upstream_config, so the session idle timeout is the %s default", grpc.DefaultSessionIdleTimeout)
 	}
 
 	// The priority gRPC routes to, with --ready applied.
-	r := grpcRun{c: c, opt: GRPCOptions{Options: opt.Options, Impl: lbgrpc.CoreImpl, Ready: opt.Ready}, cr: &traffic.ClusterReport{}}
+	r := grpcRun{c: c, opt: GRPCOptions{Options: opt.Options, Impl: grpc.CoreImpl, Ready: opt.Ready}, cr: &traffic.ClusterReport{}}
 	lvs := r.levels(leaf, cds.policy, cds.failure)
-	children := make([]lbgrpc.PriorityChild, len(lvs))
+	children := make([]grpc.PriorityChild, len(lvs))
 	for i, lv := range lvs {
-		children[i] = lbgrpc.PriorityChild{Name: lv.name(), Usable: lv.usable}
+		children[i] = grpc.PriorityChild{Name: lv.name(), Usable: lv.usable}
 		for _, o := range opt.Ready {
 			if o.Cluster == leaf.name && (o.Priority < 0 || o.Priority == lv.priority) {
 				children[i].State = o.State
 			}
 		}
 	}
-	choice := lbgrpc.ChoosePriority(children, lbgrpc.CoreImpl)
+	choice := grpc.ChoosePriority(children, grpc.CoreImpl)
 	active := -1
 	if choice.Chosen >= 0 && leaf.nack == "" && leaf.priorities > 0 {
 		active = lvs[choice.Chosen].priority
 	}
 
 	known := map[string]bool{}
-	eps := make([]lbgrpc.SessionEndpoint, 0, len(leaf.hosts))
+	eps := make([]grpc.SessionEndpoint, 0, len(leaf.hosts))
 	addrs := endpointAddresses(c, cl)
 	for _, h := range leaf.hosts {
-		st := lbgrpc.ConnNone
-		if h.Priority == active && h.LocalityWeight > 0 && lbgrpc.KeepsEndpoint(h.Status) {
-			st = lbgrpc.ConnReady
+		st := grpc.ConnNone
+		if h.Priority == active && h.LocalityWeight > 0 && grpc.KeepsEndpoint(h.Status) {
+			st = grpc.ConnReady
 		}
 		list := addrs[h.Address]
 		if len(list) == 0 {
@@ -138,7 +138,7 @@ func Session(c *config.Config, cl *config.Cluster, opt SessionOptions) (*Session
 				st = s
 			}
 		}
-		eps = append(eps, lbgrpc.SessionEndpoint{Addresses: list, Status: h.Status, State: st})
+		eps = append(eps, grpc.SessionEndpoint{Addresses: list, Status: h.Status, State: st})
 		rep.Endpoints = append(rep.Endpoints, SessionEndpoint{Address: h.Address, Priority: h.Priority, Health: h.Status.String(), State: st.String()})
 	}
 	for a := range opt.States {
@@ -146,7 +146,7 @@ func Session(c *config.Config, cl *config.Cluster, opt SessionOptions) (*Session
 			return nil, fmt.Errorf("--state %s: not an endpoint address of cluster %s", a, cl.Name())
 		}
 	}
-	res := lbgrpc.SessionPick(opt.Cookie, eps, allowed)
+	res := grpc.SessionPick(opt.Cookie, eps, allowed)
 	rep.Result, rep.Action, rep.Reason = res.Result, res.Action, res.Reason
 	if res.Host != "" {
 		h := res.Host

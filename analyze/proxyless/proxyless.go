@@ -1,4 +1,7 @@
-package grpc
+// Package proxyless computes what proxyless gRPC (xDS in grpc-go and C-core)
+// does with a loaded configuration: the traffic report under gRPC semantics,
+// its differences from Envoy (Both) and stateful-session picks (gRFC A75).
+package proxyless
 
 import (
 	"fmt"
@@ -9,7 +12,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/traffic"
 
-	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // SemanticsGRPC is Report.Semantics for a proxyless gRPC client's answer.
@@ -21,7 +24,7 @@ type GRPCOptions struct {
 	// Impl is the gRPC implementation answered for (C-core implements
 	// gRFC A74 and A75; grpc-go A74 only). The other one's differences are
 	// notes.
-	Impl lbgrpc.Impl
+	Impl grpc.Impl
 	// BackwardCompat is C-core's GRPC_XDS_AGGREGATE_CLUSTER_BACKWARD_COMPAT
 	// =true: the aggregate (root) cluster's LB policy drives every leaf.
 	BackwardCompat bool
@@ -34,7 +37,7 @@ type GRPCOptions struct {
 type ReadyOverride struct {
 	Spec, Cluster string
 	Priority      int // -1: every priority of the cluster
-	State         lbgrpc.Connectivity
+	State         grpc.Connectivity
 }
 
 // ParseReady reads CLUSTER[/PRIORITY]=yes|no (READY or
@@ -56,14 +59,14 @@ func ParseReady(spec string) (ReadyOverride, error) {
 	}
 	switch strings.ToLower(rhs) {
 	case "yes", "y", "true":
-		o.State = lbgrpc.ConnReady
+		o.State = grpc.ConnReady
 		return o, nil
 	case "no", "n", "false":
-		o.State = lbgrpc.ConnTransientFailure
+		o.State = grpc.ConnTransientFailure
 		return o, nil
 	}
-	st, err := lbgrpc.ParseConnectivity(rhs)
-	if err != nil || st == lbgrpc.ConnNone {
+	st, err := grpc.ParseConnectivity(rhs)
+	if err != nil || st == grpc.ConnNone {
 		return o, fmt.Errorf("--ready %q: %q is not yes, no, READY, IDLE, CONNECTING or TRANSIENT_FAILURE", spec, rhs)
 	}
 	o.State = st
@@ -99,7 +102,7 @@ func Build(c *config.Config, clusters []*config.Cluster, opt GRPCOptions) (*traf
 	return r, nil
 }
 
-func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, cmap map[string]lbgrpc.Cluster, cds map[string]grpcCDS, nacks []model.ListenerNACK) (traffic.ClusterReport, error) {
+func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, cmap map[string]grpc.Cluster, cds map[string]grpcCDS, nacks []model.ListenerNACK) (traffic.ClusterReport, error) {
 	v := cds[cl.Name()]
 	m := model.Of(c, cl)
 	cr := traffic.ClusterReport{
@@ -119,8 +122,8 @@ func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, c
 		return r.listenerNACK(cl, v.kind, nacks)
 	}
 	var leaves []string
-	if v.kind == lbgrpc.ClusterAggregate {
-		agg, err := lbgrpc.ResolveAggregate(cl.Name(), cmap)
+	if v.kind == grpc.ClusterAggregate {
+		agg, err := grpc.ResolveAggregate(cl.Name(), cmap)
 		if err != nil {
 			return cr, err
 		}
@@ -137,7 +140,7 @@ func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, c
 		cr.Aggregate.Clusters = append(cr.Aggregate.Clusters, leaves...)
 	} else {
 		if v.nack != "" {
-			leaf, err := grpcLeafOf(c, cl, v.kind == lbgrpc.ClusterLogicalDNS, opt.Options)
+			leaf, err := grpcLeafOf(c, cl, v.kind == grpc.ClusterLogicalDNS, opt.Options)
 			if err != nil {
 				return cr, err
 			}
@@ -146,11 +149,11 @@ func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, c
 		}
 		leaves = []string{cl.Name()}
 	}
-	policies := lbgrpc.LeafPolicies(cl.Name(), leaves, cmap, opt.Impl, opt.BackwardCompat)
+	policies := grpc.LeafPolicies(cl.Name(), leaves, cmap, opt.Impl, opt.BackwardCompat)
 	var lvs []grpcLevel
 	for i, name := range leaves {
 		lcds := cds[name]
-		leaf, err := grpcLeafOf(c, lcds.cl, lcds.kind == lbgrpc.ClusterLogicalDNS, opt.Options)
+		leaf, err := grpcLeafOf(c, lcds.cl, lcds.kind == grpc.ClusterLogicalDNS, opt.Options)
 		if err != nil {
 			return cr, err
 		}
@@ -171,9 +174,9 @@ func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, c
 
 // listenerNACK is a cluster that only NACKed api_listeners route to: the
 // client has no accepted Listener, so no RPC reaches the cluster.
-func (r *grpcRun) listenerNACK(cl *config.Cluster, kind lbgrpc.ClusterKind, nacks []model.ListenerNACK) (traffic.ClusterReport, error) {
-	if kind != lbgrpc.ClusterAggregate {
-		leaf, err := grpcLeafOf(r.c, cl, kind == lbgrpc.ClusterLogicalDNS, r.opt.Options)
+func (r *grpcRun) listenerNACK(cl *config.Cluster, kind grpc.ClusterKind, nacks []model.ListenerNACK) (traffic.ClusterReport, error) {
+	if kind != grpc.ClusterAggregate {
+		leaf, err := grpcLeafOf(r.c, cl, kind == grpc.ClusterLogicalDNS, r.opt.Options)
 		if err != nil {
 			return *r.cr, err
 		}

@@ -1,4 +1,4 @@
-package grpc
+package proxyless
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/traffic"
 
 	"github.com/lbctl/lbctl/lbmodel"
-	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // grpcRun builds one cluster's gRPC report.
@@ -37,14 +37,14 @@ type grpcLevel struct {
 	priority int
 	hosts    []int // indexes into leaf.hosts
 	usable   int
-	policy   lbgrpc.Policy
+	policy   grpc.Policy
 	failure  string // the leaf's balancer fails (grpc-go deferred ring error)
 }
 
 // levels turns a leaf into priority children. An EDS resource gRPC NACKs,
 // or one with no weighted locality, gives one empty priority that reports
 // TRANSIENT_FAILURE at once.
-func (r *grpcRun) levels(l *grpcLeaf, p lbgrpc.Policy, failure string) []grpcLevel {
+func (r *grpcRun) levels(l *grpcLeaf, p grpc.Policy, failure string) []grpcLevel {
 	if l.nack != "" {
 		r.note("%s rejects the endpoints of %s (EDS NACK): %s; the cluster contributes one empty priority that fails at once", r.opt.Impl, l.name, l.nack)
 		return []grpcLevel{{leaf: l, policy: p, failure: failure}}
@@ -60,7 +60,7 @@ func (r *grpcRun) levels(l *grpcLeaf, p lbgrpc.Policy, failure string) []grpcLev
 		lv := grpcLevel{leaf: l, priority: prio, hosts: l.level(prio), policy: p, failure: failure}
 		for _, i := range lv.hosts {
 			h := l.hosts[i]
-			if h.LocalityWeight > 0 && lbgrpc.KeepsEndpoint(h.Status) {
+			if h.LocalityWeight > 0 && grpc.KeepsEndpoint(h.Status) {
 				lv.usable++
 			}
 		}
@@ -73,23 +73,23 @@ func (lv grpcLevel) name() string { return fmt.Sprintf("%s/priority-%d", lv.leaf
 
 // route runs the priority policy over the levels and fills the report.
 func (r *grpcRun) route(lvs []grpcLevel) error {
-	children := make([]lbgrpc.PriorityChild, len(lvs))
+	children := make([]grpc.PriorityChild, len(lvs))
 	for i, lv := range lvs {
-		children[i] = lbgrpc.PriorityChild{Name: lv.name(), Usable: lv.usable}
+		children[i] = grpc.PriorityChild{Name: lv.name(), Usable: lv.usable}
 		if lv.failure != "" {
-			children[i].State = lbgrpc.ConnTransientFailure
+			children[i].State = grpc.ConnTransientFailure
 		}
 		for _, o := range r.opt.Ready {
 			if o.Cluster != lv.leaf.name || (o.Priority >= 0 && o.Priority != lv.priority) {
 				continue
 			}
-			if (o.State == lbgrpc.ConnReady || o.State == lbgrpc.ConnIdle) && lv.usable == 0 {
+			if (o.State == grpc.ConnReady || o.State == grpc.ConnIdle) && lv.usable == 0 {
 				return fmt.Errorf("--ready %s: %s has no usable endpoint, so it cannot be %s", o.Spec, lv.name(), o.State)
 			}
 			children[i].State = o.State
 		}
 	}
-	choice := lbgrpc.ChoosePriority(children, r.opt.Impl)
+	choice := grpc.ChoosePriority(children, r.opt.Impl)
 	for _, lv := range lvs {
 		if lv.failure != "" {
 			r.note("%s: its ring hash config fails when the balancer starts (%s): the cluster's priorities report TRANSIENT_FAILURE", lv.leaf.name, lv.failure)
@@ -97,9 +97,9 @@ func (r *grpcRun) route(lvs []grpcLevel) error {
 	}
 	r.note("%s", choice.Reason)
 	switch choice.State {
-	case lbgrpc.ConnConnecting:
+	case grpc.ConnConnecting:
 		r.note("the chosen priority is CONNECTING: RPCs queue until it connects (or fail at their deadline)")
-	case lbgrpc.ConnTransientFailure:
+	case grpc.ConnTransientFailure:
 		r.note("the chosen priority is in TRANSIENT_FAILURE: every RPC fails UNAVAILABLE (wait_for_ready RPCs wait)")
 		r.cr.NoHostShare = 1
 	}
@@ -109,14 +109,14 @@ func (r *grpcRun) route(lvs []grpcLevel) error {
 		if i < len(choice.Load.Levels) {
 			load = choice.Load.Levels[i].HealthyLoad
 		}
-		gs := lbgrpc.Shares{Hosts: make([]lbgrpc.HostShare, len(lv.hosts))}
+		gs := grpc.Shares{Hosts: make([]grpc.HostShare, len(lv.hosts))}
 		if lv.failure == "" {
 			var err error
-			if gs, err = lbgrpc.PriorityShares(subset(lv.leaf.hosts, lv.hosts), lv.policy); err != nil {
+			if gs, err = grpc.PriorityShares(subset(lv.leaf.hosts, lv.hosts), lv.policy); err != nil {
 				return fmt.Errorf("%s: %w", lv.name(), err)
 			}
 		}
-		serving := i == choice.Chosen && choice.State != lbgrpc.ConnTransientFailure
+		serving := i == choice.Chosen && choice.State != grpc.ConnTransientFailure
 		if shares[lv.leaf] == nil {
 			shares[lv.leaf] = make([]float64, len(lv.leaf.hosts))
 		}
@@ -154,7 +154,7 @@ func subset(hosts []lbmodel.Host, idx []int) []lbmodel.Host {
 
 // addLevel reports one level: as a priority of a plain cluster, or as an
 // aggregate level plus its leaf's cluster_load.
-func (r *grpcRun) addLevel(lv grpcLevel, load int, gs lbgrpc.Shares) {
+func (r *grpcRun) addLevel(lv grpcLevel, load int, gs grpc.Shares) {
 	if a := r.cr.Aggregate; a != nil {
 		a.Levels = append(a.Levels, traffic.AggregateLevel{Cluster: lv.leaf.name, Priority: lv.priority, HealthyLoad: load})
 		n := len(a.ClusterLoad)
@@ -183,7 +183,7 @@ func (r *grpcRun) addLevel(lv grpcLevel, load int, gs lbgrpc.Shares) {
 				h := lv.leaf.hosts[i]
 				if h.Locality == ls.Locality {
 					lr.Hosts++
-					if lbgrpc.KeepsEndpoint(h.Status) {
+					if grpc.KeepsEndpoint(h.Status) {
 						lr.Healthy++
 					}
 					if h.Status == lbmodel.StatusDegraded {

@@ -1,4 +1,4 @@
-package grpc
+package proxyless
 
 import (
 	"strconv"
@@ -8,12 +8,12 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
 
-	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // aggregateNotes explain how gRPC resolved an aggregate graph, and where
 // grpc-go and C-core part ways (grpc.md §2).
-func (r *grpcRun) aggregateNotes(cl *config.Cluster, m *model.Model, agg lbgrpc.Aggregate, cmap map[string]lbgrpc.Cluster) {
+func (r *grpcRun) aggregateNotes(cl *config.Cluster, m *model.Model, agg grpc.Aggregate, cmap map[string]grpc.Cluster) {
 	if cl.Proto.GetLbPolicy() == clusterv3.Cluster_CLUSTER_PROVIDED {
 		r.note("Envoy requires lb_policy CLUSTER_PROVIDED on an aggregate cluster and gRPC rejects it; a config both accept leaves lb_policy unset and sets load_balancing_policy: {policies: [ClusterProvided, WrrLocality{RoundRobin}]} (Envoy uses the first, gRPC skips it)")
 	}
@@ -34,14 +34,14 @@ func (r *grpcRun) aggregateNotes(cl *config.Cluster, m *model.Model, agg lbgrpc.
 	res := agg.Resolution(r.opt.Impl)
 	if len(res.Leaves) > 0 {
 		var parts []string
-		for _, lp := range lbgrpc.LeafPolicies(agg.Root, res.Leaves, cmap, r.opt.Impl, r.opt.BackwardCompat) {
+		for _, lp := range grpc.LeafPolicies(agg.Root, res.Leaves, cmap, r.opt.Impl, r.opt.BackwardCompat) {
 			parts = append(parts, lp.Cluster+": "+lp.Policy+" (from "+lp.From+")")
 		}
 		state := "unset"
 		if r.opt.BackwardCompat {
 			state = "true"
 		}
-		if r.opt.Impl == lbgrpc.CoreImpl {
+		if r.opt.Impl == grpc.CoreImpl {
 			r.note("leaf LB policies with GRPC_XDS_AGGREGATE_CLUSTER_BACKWARD_COMPAT %s: %s", state, strings.Join(parts, "; "))
 		} else {
 			r.note("leaf LB policies (grpc-go uses the aggregate's policy for every leaf): %s", strings.Join(parts, "; "))
@@ -106,7 +106,7 @@ func (r *grpcRun) ignoredNotes(cl *config.Cluster, leaves []string) {
 			continue
 		}
 		for _, h := range xm.Hosts {
-			if !lbgrpc.KeepsEndpoint(h.Status) {
+			if !grpc.KeepsEndpoint(h.Status) {
 				k := h.Status.String()
 				if dropped[k] == 0 {
 					order = append(order, k)

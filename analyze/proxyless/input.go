@@ -1,4 +1,4 @@
-package grpc
+package proxyless
 
 import (
 	"fmt"
@@ -10,12 +10,12 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 
 	"github.com/lbctl/lbctl/lbmodel"
-	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // grpcPolicyName renders a converted policy tree, e.g.
 // "xds_wrr_locality_experimental(round_robin)".
-func grpcPolicyName(p lbgrpc.Policy) string {
+func grpcPolicyName(p grpc.Policy) string {
 	if p.Child != nil {
 		return p.Name + "(" + grpcPolicyName(*p.Child) + ")"
 	}
@@ -26,8 +26,8 @@ func grpcPolicyName(p lbgrpc.Policy) string {
 // hold it after CDS validation.
 type grpcCDS struct {
 	cl     *config.Cluster
-	kind   lbgrpc.ClusterKind
-	policy lbgrpc.Policy
+	kind   grpc.ClusterKind
+	policy grpc.Policy
 	// nack is the CDS rejection; failure is grpc-go's deferred error (the
 	// resource is accepted, the cluster fails when its balancer starts).
 	nack, failure string
@@ -38,24 +38,24 @@ type grpcCDS struct {
 }
 
 // grpcCDSOf validates cl as gRPC's CDS parser does for impl (grpc.md §13).
-func grpcCDSOf(c *config.Config, cl *config.Cluster, impl lbgrpc.Impl) grpcCDS {
+func grpcCDSOf(c *config.Config, cl *config.Cluster, impl grpc.Impl) grpcCDS {
 	p := cl.Proto
-	out := grpcCDS{cl: cl, kind: lbgrpc.ClusterEDS}
+	out := grpcCDS{cl: cl, kind: grpc.ClusterEDS}
 	m := model.Of(c, cl)
 	switch {
 	case m.IsAggregate:
-		out.kind = lbgrpc.ClusterAggregate
+		out.kind = grpc.ClusterAggregate
 		if len(m.Aggregate) == 0 {
 			out.nack = "aggregate cluster with an empty clusters list"
 		}
 	case p.GetClusterType() != nil:
 		out.nack = fmt.Sprintf("unknown cluster_type extension %q", p.GetClusterType().GetName())
 	case p.GetType() == clusterv3.Cluster_LOGICAL_DNS:
-		out.kind = lbgrpc.ClusterLogicalDNS
+		out.kind = grpc.ClusterLogicalDNS
 	case p.GetType() != clusterv3.Cluster_EDS:
 		out.servedAsEDS = p.GetType().String()
 	}
-	pol, err := lbgrpc.SelectPolicy(model.GRPCPolicyInput(c, p), impl)
+	pol, err := grpc.SelectPolicy(model.GRPCPolicyInput(c, p), impl)
 	out.policy = pol
 	if err != nil && out.nack == "" {
 		out.nack = err.Error()
@@ -63,8 +63,8 @@ func grpcCDSOf(c *config.Config, cl *config.Cluster, impl lbgrpc.Impl) grpcCDS {
 	if pol.DeferredError != "" {
 		out.failure = pol.DeferredError
 	}
-	if impl == lbgrpc.CoreImpl && out.nack == "" {
-		if _, err := lbgrpc.SessionIdleTimeout(model.IdleTimeoutInput(p)); err != nil {
+	if impl == grpc.CoreImpl && out.nack == "" {
+		if _, err := grpc.SessionIdleTimeout(model.IdleTimeoutInput(p)); err != nil {
 			out.nack = err.Error()
 		}
 	}
@@ -74,17 +74,17 @@ func grpcCDSOf(c *config.Config, cl *config.Cluster, impl lbgrpc.Impl) grpcCDS {
 // grpcClusterMap describes every loaded cluster for
 // grpc.ResolveAggregate. A cluster NACKed by CDS is in error; a name
 // with no cluster is absent (does not exist).
-func grpcClusterMap(c *config.Config, impl lbgrpc.Impl) (map[string]lbgrpc.Cluster, map[string]grpcCDS) {
-	out := map[string]lbgrpc.Cluster{}
+func grpcClusterMap(c *config.Config, impl grpc.Impl) (map[string]grpc.Cluster, map[string]grpcCDS) {
+	out := map[string]grpc.Cluster{}
 	cds := map[string]grpcCDS{}
 	for _, cl := range c.Clusters {
 		v := grpcCDSOf(c, cl, impl)
 		cds[cl.Name()] = v
-		g := lbgrpc.Cluster{Name: cl.Name(), Kind: v.kind, LBPolicy: grpcPolicyName(v.policy)}
+		g := grpc.Cluster{Name: cl.Name(), Kind: v.kind, LBPolicy: grpcPolicyName(v.policy)}
 		if v.nack != "" {
-			g.State = lbgrpc.ClusterError
+			g.State = grpc.ClusterError
 		}
-		if v.kind == lbgrpc.ClusterAggregate {
+		if v.kind == grpc.ClusterAggregate {
 			g.Children = model.Of(c, cl).Aggregate
 		}
 		out[cl.Name()] = g

@@ -1,4 +1,4 @@
-package grpc
+package proxyless
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 
 	"github.com/lbctl/lbctl/lbmodel"
-	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
@@ -45,7 +45,7 @@ func Both(c *config.Config, clusters []*config.Cluster, env *traffic.Report, opt
 	out := &BothReport{Envoy: env, GRPC: g, Differences: []Difference{}}
 	for i, cl := range clusters {
 		out.Differences = append(out.Differences, reportDiffs(env.Clusters[i], g.Clusters[i])...)
-		for _, d := range lbgrpc.Divergences(grpcTraits(c, cl, opt)) {
+		for _, d := range grpc.Divergences(grpcTraits(c, cl, opt)) {
 			out.Differences = append(out.Differences, Difference{Cluster: cl.Name(), What: d.What, Envoy: d.Envoy, GRPC: d.GRPC})
 		}
 	}
@@ -159,11 +159,11 @@ func reportDiffs(e, g traffic.ClusterReport) []Difference {
 func share(v float64) string { return strconv.FormatFloat(v*100, 'f', 2, 64) + "%" }
 
 // grpcTraits describes cl for grpc.Divergences.
-func grpcTraits(c *config.Config, cl *config.Cluster, opt GRPCOptions) lbgrpc.ClusterTraits {
+func grpcTraits(c *config.Config, cl *config.Cluster, opt GRPCOptions) grpc.ClusterTraits {
 	p := cl.Proto
 	m := model.Of(c, cl)
 	s := model.Settings(c, cl)
-	t := lbgrpc.ClusterTraits{LBPolicy: p.GetLbPolicy().String(), Type: p.GetType().String()}
+	t := grpc.ClusterTraits{LBPolicy: p.GetLbPolicy().String(), Type: p.GetType().String()}
 	if m.IsAggregate {
 		t.Type = "AGGREGATE"
 		cmap, _ := grpcClusterMap(c, opt.Impl)
@@ -179,7 +179,7 @@ func grpcTraits(c *config.Config, cl *config.Cluster, opt GRPCOptions) lbgrpc.Cl
 				t.AggregateNested = true
 			}
 		}
-		if agg, err := lbgrpc.ResolveAggregate(cl.Name(), cmap); err == nil {
+		if agg, err := grpc.ResolveAggregate(cl.Name(), cmap); err == nil {
 			t.AggregateDuplicateChild = t.AggregateDuplicateChild || len(agg.Duplicates) > 0
 			pols := map[string]bool{}
 			for _, l := range agg.Resolution(opt.Impl).Leaves {
@@ -229,7 +229,7 @@ func grpcTraits(c *config.Config, cl *config.Cluster, opt GRPCOptions) lbgrpc.Cl
 	t.RingHashBalanceFactor = p.GetCommonLbConfig().GetConsistentHashingLbConfig().GetHashBalanceFactor() != nil
 	t.UseHostnameForHashing = s.Ring.UseHostname
 	for _, tp := range model.GRPCPolicyInput(c, p).LoadBalancingPolicy {
-		if tp.Type == lbgrpc.TypeRingHash && (tp.RingHash.HashFunction == "" || tp.RingHash.HashFunction == "DEFAULT_HASH") {
+		if tp.Type == grpc.TypeRingHash && (tp.RingHash.HashFunction == "" || tp.RingHash.HashFunction == "DEFAULT_HASH") {
 			t.RingHashTypedDefaultHash = true
 		}
 	}
