@@ -73,7 +73,7 @@ func build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettin
 	return hs, nil
 }
 
-// choose is the priority Envoy uses for hash h: LoadBalancerBase::choosePriority
+// Choose is the priority Envoy uses for hash h: LoadBalancerBase::choosePriority
 // over the per-priority loads, falling back to P0 when no load is assigned.
 func (hs *Setup) Choose(h uint64) (priority int, degraded bool) {
 	p, d, ok := hs.Load.Choose(h)
@@ -83,7 +83,7 @@ func (hs *Setup) Choose(h uint64) (priority int, degraded bool) {
 	return p, d
 }
 
-// pick is the host the level answers hash h with (attempt 0), and its ring
+// Pick is the host the level answers hash h with (attempt 0), and its ring
 // entry index or table slot; ok is false for an empty ring or table.
 func (pl *Level) Pick(h uint64) (addr string, position uint64, ok bool) {
 	if pl.Ring != nil {
@@ -110,7 +110,7 @@ func (pl *Level) Owner(h uint64) string {
 	return noHost
 }
 
-// size is the number of ring entries or table slots (0 for an empty table).
+// Size is the number of ring entries or table slots (0 for an empty table).
 func (pl *Level) Size() uint64 {
 	if pl.Ring != nil {
 		return uint64(pl.Ring.Len())
