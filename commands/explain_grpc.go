@@ -5,8 +5,8 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/explain"
-	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/urfave/cli/v3"
 
 	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
-	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 	envoysession "github.com/lbctl/lbctl/analyze/session"
 
 	"github.com/charmbracelet/lipgloss"
@@ -120,7 +120,7 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 // --semantics grpc, Envoy's answer to the same request under "envoy".
 type sessionOutput struct {
 	*proxyless.SessionReport `yaml:",inline"`
-	Envoy               *envoysession.Report `json:"envoy,omitempty" yaml:"envoy,omitempty"`
+	Envoy                    *envoysession.Report `json:"envoy,omitempty" yaml:"envoy,omitempty"`
 }
 
 func writeSession(cmd *cli.Command, cfg *config.Config, cl *config.Cluster, opt proxyless.SessionOptions, rep *proxyless.SessionReport) error {

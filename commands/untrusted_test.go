@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/lbctl/lbctl/analyze/config"
-	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/hashing"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/subset"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/lbmodel"

@@ -39,7 +39,7 @@ func subsetNotes(c *config.Config, cl *config.Cluster) []string {
 		add("%s has no subset_selectors, so subset load balancing is off and host metadata is ignored", src)
 		return out
 	}
-	m := model.Of(c, cl)
+	m := model.Get(c, cl)
 	lb, err := subset.NewLB(s.Config, m.Hosts)
 	if err != nil {
 		add("subset config: %v", err)

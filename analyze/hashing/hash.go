@@ -112,10 +112,10 @@ type Dest struct {
 	Share float64 `json:"share" yaml:"share"`
 }
 
-// Hash computes cl's placement and the lookups in opt. Argument problems
+// Build computes cl's placement and the lookups in opt. Argument problems
 // are *UsageError; a ring/table configuration Envoy rejects is a plain error.
 func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, error) {
-	m := model.Of(c, cl)
+	m := model.Get(c, cl)
 	s := model.Settings(c, cl)
 	if !model.IsHashPolicy(m.Policy) {
 		what := m.Policy

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/lbctl/lbctl/lbmodel"
@@ -107,13 +108,13 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 	if local != "" && local != m.Name && !m.IsAggregate && !IsHashPolicy(m.Policy) {
 		if lc := c.Cluster(local); lc != nil && zoneKnown {
 			in.HasLocalCluster = true
-			in.LocalCluster = Of(c, lc).Hosts
+			in.LocalCluster = Get(c, lc).Hosts
 		}
 	}
 	return in, hp, nil
 }
 
-// nodeLocality is --zone, else the bootstrap's node.locality.
+// NodeLocality is --zone, else the bootstrap's node.locality.
 func NodeLocality(c *config.Config, opt Options) (lbmodel.Locality, bool) {
 	if opt.Zone != nil {
 		return *opt.Zone, true
@@ -326,13 +327,19 @@ func clientSideWeights(hosts []lbmodel.Host, weights map[string]uint32, c lbmode
 	return out
 }
 
-// model returns cl's model with --set-health applied.
+// With returns cl's model with --set-health applied: the memoized model
+// when no what-if names cl, else a copy whose hosts the what-ifs change.
 func With(c *config.Config, cl *config.Cluster, opt Options) (*Model, []string, error) {
-	m := Of(c, cl)
+	m := Get(c, cl)
 	var notes []string
+	copied := false
 	for _, o := range opt.SetHealth {
 		if o.Cluster != m.Name {
 			continue
+		}
+		if !copied {
+			m.Hosts = slices.Clone(m.Hosts)
+			copied = true
 		}
 		n, err := o.apply(m.Hosts)
 		if err != nil {

@@ -47,7 +47,8 @@ func (m *Model) Levels() []lbmodel.Level {
 // AggregateType is the cluster_type name of aggregate clusters.
 const AggregateType = "envoy.clusters.aggregate"
 
-// Model builds the lbmodel inputs of cluster cl.
+// Of builds the lbmodel inputs of cluster cl; reports use Get, which builds
+// each cluster's once per loaded config.
 func Of(c *config.Config, cl *config.Cluster) *Model {
 	p := cl.Proto
 	m := &Model{
@@ -68,8 +69,9 @@ func Of(c *config.Config, cl *config.Cluster) *Model {
 		m.WeightedPriorityHealth = a.GetPolicy().GetWeightedPriorityHealth()
 		m.Hosts = hostsOf(a, c.LiveHealth[m.Name], resolvesDNS(p))
 	}
-	if ct := p.GetClusterType(); ct.GetName() == AggregateType {
+	if IsAggregate(cl) {
 		m.IsAggregate = true
+		ct := p.GetClusterType()
 		if agg, ok := c.Sources.Unpacked(ct.GetTypedConfig()).(*aggregatev3.ClusterConfig); ok {
 			m.Aggregate = agg.GetClusters()
 		}

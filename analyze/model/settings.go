@@ -56,8 +56,8 @@ type LBSettings struct {
 	RejectedWhy string
 }
 
-// Settings reads cl's load-balancer settings.
-func Settings(c *config.Config, cl *config.Cluster) LBSettings {
+// settingsOf reads cl's load-balancer settings (Settings memoizes it).
+func settingsOf(c *config.Config, cl *config.Cluster) LBSettings {
 	p := cl.Proto
 	s := LBSettings{
 		Policy: PolicyName(p),

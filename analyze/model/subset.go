@@ -83,7 +83,7 @@ func Subset(c *config.Config, cl *config.Cluster) (*SubsetSetup, config.Problems
 	default:
 		return nil, probs
 	}
-	m := Of(c, cl)
+	m := Get(c, cl)
 	s.Child.PanicThreshold = m.PanicThreshold
 	s.Child.OverprovisioningFactor = m.OverprovisioningFactor
 	s.Child.WeightedPriorityHealth = m.WeightedPriorityHealth

@@ -161,7 +161,7 @@ func share(v float64) string { return strconv.FormatFloat(v*100, 'f', 2, 64) + "
 // grpcTraits describes cl for grpc.Divergences.
 func grpcTraits(c *config.Config, cl *config.Cluster, opt GRPCOptions) grpc.ClusterTraits {
 	p := cl.Proto
-	m := model.Of(c, cl)
+	m := model.Get(c, cl)
 	s := model.Settings(c, cl)
 	t := grpc.ClusterTraits{LBPolicy: p.GetLbPolicy().String(), Type: p.GetType().String()}
 	if m.IsAggregate {
@@ -175,7 +175,7 @@ func grpcTraits(c *config.Config, cl *config.Cluster, opt GRPCOptions) grpc.Clus
 			switch {
 			case x == nil:
 				t.AggregateMissingChild = true
-			case model.Of(c, x).IsAggregate:
+			case model.IsAggregate(x):
 				t.AggregateNested = true
 			}
 		}

@@ -41,7 +41,7 @@ type grpcCDS struct {
 func grpcCDSOf(c *config.Config, cl *config.Cluster, impl grpc.Impl) grpcCDS {
 	p := cl.Proto
 	out := grpcCDS{cl: cl, kind: grpc.ClusterEDS}
-	m := model.Of(c, cl)
+	m := model.Get(c, cl)
 	switch {
 	case m.IsAggregate:
 		out.kind = grpc.ClusterAggregate
@@ -85,7 +85,7 @@ func grpcClusterMap(c *config.Config, impl grpc.Impl) (map[string]grpc.Cluster, 
 			g.State = grpc.ClusterError
 		}
 		if v.kind == grpc.ClusterAggregate {
-			g.Children = model.Of(c, cl).Aggregate
+			g.Children = model.Get(c, cl).Aggregate
 		}
 		out[cl.Name()] = g
 	}

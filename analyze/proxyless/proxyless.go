@@ -73,7 +73,7 @@ func ParseReady(spec string) (ReadyOverride, error) {
 	return o, nil
 }
 
-// ExplainGRPC answers as a proxyless gRPC client would (grpc.md): the
+// Build answers as a proxyless gRPC client would (xDS client, gRFC A27): the
 // priority gRPC uses carries healthy_load 100 and the others 0, localities
 // and host shares follow gRPC's policies, aggregate clusters are flattened
 // into one priority list (gRFC A37/A74/A75), and notes say where gRPC
@@ -104,7 +104,7 @@ func Build(c *config.Config, clusters []*config.Cluster, opt GRPCOptions) (*traf
 
 func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, cmap map[string]grpc.Cluster, cds map[string]grpcCDS, nacks []model.ListenerNACK) (traffic.ClusterReport, error) {
 	v := cds[cl.Name()]
-	m := model.Of(c, cl)
+	m := model.Get(c, cl)
 	cr := traffic.ClusterReport{
 		Name:       cl.Name(),
 		LbPolicy:   grpcPolicyName(v.policy),

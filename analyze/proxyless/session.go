@@ -56,7 +56,7 @@ type SessionReport struct {
 // priority gRPC routes to has a READY subchannel, owned by the child
 // policy; every other endpoint has none. --state overrides either.
 func Session(c *config.Config, cl *config.Cluster, opt SessionOptions) (*SessionReport, error) {
-	m := model.Of(c, cl)
+	m := model.Get(c, cl)
 	if m.IsAggregate {
 		return nil, fmt.Errorf("%s is an aggregate cluster: after gRFC A75 session affinity works per leaf cluster (its xds_override_host sits above that cluster's priorities); run session with --cluster set to one of %s", cl.Name(), strings.Join(m.Aggregate, ", "))
 	}

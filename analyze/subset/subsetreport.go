@@ -108,7 +108,7 @@ type RouteError struct{ Msg string }
 
 func (e *RouteError) Error() string { return e.Msg }
 
-// SubsetReport evaluates cl's subset load balancer for opt. The problems
+// Build evaluates cl's subset load balancer for opt. The problems
 // are the configuration's (see Subset) and the criteria's (values of a kind
 // no host carries); when they hold errors, the report is nil. The error is
 // ErrNoSubsetConfig or a *RouteError.
@@ -123,7 +123,7 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 	if len(probs.Errors()) > 0 {
 		return nil, probs, nil
 	}
-	m := model.Of(c, cl)
+	m := model.Get(c, cl)
 	r := &SubsetReport{Cluster: cl.Name(), LbPolicy: s.ChildPolicy, FallbackPolicy: s.Config.FallbackPolicy.String(), Subsets: []SubsetEntryReport{}}
 	if !s.Config.Enabled() {
 		return nil, probs, fmt.Errorf("cluster %q: subset_selectors is empty, so subset load balancing is off and metadata is ignored", cl.Name())
