@@ -44,7 +44,9 @@ func imports(t *testing.T, dir string) []string {
 // pure and lint never depends on a report.
 func TestImportDirection(t *testing.T) {
 	dirs, _ := filepath.Glob("analyze/*")
+	sub, _ := filepath.Glob("lbmodel/*")
 	dirs = append(dirs, "lbmodel", "lint", "analyze/config/parse")
+	dirs = append(dirs, sub...)
 	for _, dir := range dirs {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			continue
@@ -54,9 +56,11 @@ func TestImportDirection(t *testing.T) {
 			switch {
 			case dir == "lbmodel":
 				bad = "lbmodel imports nothing of ours"
+			case strings.HasPrefix(dir, "lbmodel/") && imp != "lbmodel":
+				bad = "an lbmodel subpackage imports only the lbmodel core"
 			case imp == "commands":
 				bad = "only main imports commands"
-			case dir == "analyze/config" && imp != "lbmodel" && imp != "analyze/config/parse":
+			case dir == "analyze/config" && imp != "lbmodel" && !strings.HasPrefix(imp, "lbmodel/") && imp != "analyze/config/parse":
 				bad = "the loader imports only lbmodel and its parse layer"
 			case dir == "analyze/config/parse":
 				bad = "the parse layer imports nothing of ours"

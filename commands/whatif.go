@@ -54,7 +54,7 @@ func sortedKeys[V any](m map[string]V) []string {
 func hostAddresses(cfg *config.Config) map[string]bool {
 	out := map[string]bool{}
 	for _, cl := range cfg.Clusters {
-		for _, h := range model.Of(cfg, cl).Hosts {
+		for _, h := range model.Get(cfg, cl).Hosts {
 			out[h.Address] = true
 		}
 	}
