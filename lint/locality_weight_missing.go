@@ -7,6 +7,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/placement"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
 // LB1602 locality-weight-missing (WGT-LOCALITY-WEIGHT-MISSING-ENVOY).
@@ -20,7 +21,7 @@ var _ = register(&Rule{
 		"no locality scheduler and use all the priority's hosts (LocalityWrr::rebuildLocalityScheduler; no finding), " +
 		"but RING_HASH and MAGLEV build an empty ring or table (normalizeLocalityWeights in thread_aware_lb_impl.cc " +
 		"returns when the weights sum to 0), so requests that reach that priority find no host. explain gives the " +
-		"same cause (lbmodel.LevelEmptyCause).",
+		"same cause (hash.LevelEmptyCause).",
 	Hint: "Give every locality a load_balancing_weight.",
 	Check: func(p *Pass) {
 		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
@@ -28,17 +29,17 @@ var _ = register(&Rule{
 				return
 			}
 			m := p.Model(cl)
-			hash := model.IsHashPolicy(m.Policy)
+			hashing := model.IsHashPolicy(m.Policy)
 			emptyReported := map[uint32]bool{}
 			for _, loc := range a.GetEndpoints() {
 				if loc.GetLoadBalancingWeight() != nil || len(loc.GetLbEndpoints()) == 0 {
 					continue
 				}
 				prio := loc.GetPriority()
-				if hash {
+				if hashing {
 					// Health aside (Panic: every host used): only the weights.
 					in := model.PriorityHosts(m.Hosts, int(prio))
-					if c := lbmodel.LevelEmptyCause(in, lbmodel.NormalizeOptions{LocalityWeighted: true, Panic: true}); c == lbmodel.EmptyLocalityWeights {
+					if c := hash.LevelEmptyCause(in, hash.NormalizeOptions{LocalityWeighted: true, Panic: true}); c == hash.EmptyLocalityWeights {
 						if !emptyReported[prio] {
 							emptyReported[prio] = true
 							p.Report(p.pos(loc, "locality"), "cluster %q: P%d's %s is empty (%s): requests that reach P%d find no host",

@@ -35,9 +35,9 @@ type Setup struct {
 
 // EmptyCause is why level i has no entry (lbmodel.NotEmpty when it has
 // one): the one reason explain, hash and lint give.
-func (hs *Setup) EmptyCause(i int) lbmodel.EmptyCause {
+func (hs *Setup) EmptyCause(i int) hash.EmptyCause {
 	pl := &hs.Levels[i]
-	return lbmodel.LevelEmptyCause(pl.Hosts, lbmodel.NormalizeOptions{LocalityWeighted: hs.LocalityWeighted, Panic: pl.Panic})
+	return hash.LevelEmptyCause(pl.Hosts, hash.NormalizeOptions{LocalityWeighted: hs.LocalityWeighted, Panic: pl.Panic})
 }
 
 // Build computes priority loads for hosts and builds each level's

@@ -1,4 +1,6 @@
-package lbmodel
+package hash
+
+import "github.com/lbctl/lbctl/lbmodel"
 
 // EmptyCause says why a hashing level with hosts has no ring entry or
 // table slot (NormalizeWeights gave it no host).
@@ -37,11 +39,11 @@ func (c EmptyCause) String() string {
 // A host LB (ROUND_ROBIN, LEAST_REQUEST, RANDOM) differs: with no locality
 // weight HostSetImpl builds no locality scheduler and uses every host
 // (LocalityWeights' scheduler result), so this is for RING_HASH/MAGLEV.
-func LevelEmptyCause(hosts []Host, opt NormalizeOptions) EmptyCause {
+func LevelEmptyCause(hosts []lbmodel.Host, opt NormalizeOptions) EmptyCause {
 	if len(hosts) == 0 {
 		return NotEmpty
 	}
-	used := func(h *Host) bool { return opt.Panic || h.Health() == Healthy }
+	used := func(h *lbmodel.Host) bool { return opt.Panic || h.Health() == lbmodel.Healthy }
 	if !opt.LocalityWeighted {
 		for i := range hosts {
 			if used(&hosts[i]) {
