@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
-	typev3 "github.com/envoyproxy/go-control-plane/envoy/type/v3"
 	uritv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/path/match/uri_template/v3"
+	typev3 "github.com/envoyproxy/go-control-plane/envoy/type/v3"
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/lbctl/lbctl/analyze/config"

@@ -7,19 +7,19 @@ package route
 
 // Report is `lbctl route`'s result; JSON names are contract.md's "route".
 type Report struct {
-	Request       RequestReport     `json:"request" yaml:"request"`
-	RouteConfig   string            `json:"route_config" yaml:"route_config"`
-	VirtualHost   *string           `json:"virtual_host" yaml:"virtual_host"`
-	Route         *RouteReport      `json:"route" yaml:"route"`
-	Action        string            `json:"action" yaml:"action"`
-	Clusters      []ClusterChoice   `json:"clusters" yaml:"clusters"`
-	Cluster       string            `json:"cluster,omitempty" yaml:"cluster,omitempty"`
-	Hosts         []HostShare       `json:"hosts" yaml:"hosts"`
-	Hash          *HashPick         `json:"hash,omitempty" yaml:"hash,omitempty"`
-	MetadataMatch map[string]any    `json:"metadata_match,omitempty" yaml:"metadata_match,omitempty"`
-	Direct        *DirectResponse   `json:"direct_response,omitempty" yaml:"direct_response,omitempty"`
-	Redirect      *Redirect         `json:"redirect,omitempty" yaml:"redirect,omitempty"`
-	Notes         []string          `json:"notes" yaml:"notes"`
+	Request       RequestReport   `json:"request" yaml:"request"`
+	RouteConfig   string          `json:"route_config" yaml:"route_config"`
+	VirtualHost   *string         `json:"virtual_host" yaml:"virtual_host"`
+	Route         *RouteReport    `json:"route" yaml:"route"`
+	Action        string          `json:"action" yaml:"action"`
+	Clusters      []ClusterChoice `json:"clusters" yaml:"clusters"`
+	Cluster       string          `json:"cluster,omitempty" yaml:"cluster,omitempty"`
+	Hosts         []HostShare     `json:"hosts" yaml:"hosts"`
+	Hash          *HashPick       `json:"hash,omitempty" yaml:"hash,omitempty"`
+	MetadataMatch map[string]any  `json:"metadata_match,omitempty" yaml:"metadata_match,omitempty"`
+	Direct        *DirectResponse `json:"direct_response,omitempty" yaml:"direct_response,omitempty"`
+	Redirect      *Redirect       `json:"redirect,omitempty" yaml:"redirect,omitempty"`
+	Notes         []string        `json:"notes" yaml:"notes"`
 	steps         []string
 }
 
