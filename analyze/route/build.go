@@ -75,9 +75,6 @@ func evaluate(cfg *config.Config, s source, req Request, lb Balancers) (*Report,
 	if req.Method == "" {
 		req.Method = "GET"
 	}
-	if req.Path == "" {
-		req.Path = "/"
-	}
 	host, did := normalizeHost(req.Authority, req.Method, s.hcm, s.port, s.hasPort)
 	if did != "" {
 		r.step("host %s", did)
