@@ -97,15 +97,22 @@ func (m *matcher) stringMatch(sm *matcherv3.StringMatcher, v string) bool {
 
 // headerMatch is HeaderUtility::HeaderData's matchesHeaders: a missing
 // header fails whatever invert_match says, unless
-// treat_missing_header_as_empty; present_match (and a matcher with no
-// specifier) compares presence, then inverts.
+// treat_missing_header_as_empty makes it ""; present_match (and a matcher
+// with no specifier) compares presence, then inverts.
 func (m *matcher) headerMatch(hm *routev3.HeaderMatcher, h headers) bool {
 	v, ok := h.joined(hm.GetName())
+	present := ok || hm.GetTreatMissingHeaderAsEmpty()
 	switch s := hm.GetHeaderMatchSpecifier().(type) {
 	case *routev3.HeaderMatcher_PresentMatch:
-		return (ok == s.PresentMatch) != hm.GetInvertMatch()
+		return (present == s.PresentMatch) != hm.GetInvertMatch()
 	case nil:
-		return ok != hm.GetInvertMatch()
+		return present != hm.GetInvertMatch()
+	case *routev3.HeaderMatcher_ExactMatch:
+		// The deprecated exact_match with an empty value is a presence
+		// match (HeaderData's constructor).
+		if s.ExactMatch == "" {
+			return present != hm.GetInvertMatch()
+		}
 	}
 	if !ok {
 		if !hm.GetTreatMissingHeaderAsEmpty() {
