@@ -86,6 +86,9 @@ func evaluate(cfg *config.Config, s source, req Request, lb Balancers) (*Report,
 		r.Request.Headers[clean(strings.ToLower(kv[0]))] = clean(kv[1])
 	}
 	c := &routeCtx{cfg: cfg, rc: rc, h: h, path: req.Path, ssl: req.SSL, m: &matcher{}}
+	if err := precompile(cfg, c.m, rc); err != nil {
+		return nil, err
+	}
 	if req.RandomValue != nil {
 		c.random, c.hasRnd = *req.RandomValue, true
 	}

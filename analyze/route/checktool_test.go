@@ -31,7 +31,7 @@ func (c checkCase) request() Request {
 	return Request{Authority: c.Authority, Path: c.Path, Method: c.Method, Headers: c.Headers, SSL: c.SSL, Internal: c.Internal, RandomValue: c.Random}
 }
 
-func loadFile(t *testing.T, path string) *config.Config {
+func loadFile(t testing.TB, path string) *config.Config {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {

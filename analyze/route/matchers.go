@@ -29,16 +29,24 @@ func compileRegex(pattern string) (*regexp.Regexp, error) {
 	}
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return nil, fmt.Errorf("regex %q does not compile: %v", pattern, err)
+		return nil, fmt.Errorf("regex %s does not compile: %v", short(pattern), err)
 	}
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
-		return nil, fmt.Errorf("regex %q does not compile: %v", pattern, err)
+		return nil, fmt.Errorf("regex %s does not compile: %v", short(pattern), err)
 	}
 	if len(prog.Inst) > MaxRegexInst {
-		return nil, fmt.Errorf("regex %q compiles to %d instructions, over lbctl's limit of %d", pattern, len(prog.Inst), MaxRegexInst)
+		return nil, fmt.Errorf("regex %s compiles to %d instructions, over lbctl's limit of %d", short(pattern), len(prog.Inst), MaxRegexInst)
 	}
 	return regexp.Compile(`^(?:` + pattern + `)$`)
+}
+
+// short quotes a pattern for a message, cut after 60 bytes.
+func short(pattern string) string {
+	if len(pattern) > 60 {
+		return strconv.Quote(pattern[:60]) + "…"
+	}
+	return strconv.Quote(pattern)
 }
 
 // matcher evaluates config matchers, compiling each regex once and
