@@ -1,6 +1,7 @@
 package route
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -51,9 +52,11 @@ func answer(r *Report) string {
 	}
 	at := ""
 	if r.Route != nil {
-		at = r.Route.At + r.Route.Name
+		at = r.Route.Name + " " + r.Route.Match
 	}
-	return fmt.Sprint(vh, "|", at, "|", r.Action, "|", r.Clusters, r.Cluster, r.Direct, r.Redirect)
+	// JSON, not %v: the report holds pointers.
+	b, _ := json.Marshal([]any{vh, at, r.Action, r.Clusters, r.Cluster, r.Direct, r.Redirect})
+	return string(b)
 }
 
 func evaluate(cfg *config.Config, s source, req Request, lb Balancers) (*Report, error) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 // TestSources: inline and RDS route configurations of listeners (any
@@ -75,4 +76,19 @@ func hcmWith(any bool) *hcmv3.HttpConnectionManager {
 		return &hcmv3.HttpConnectionManager{StripPortMode: &hcmv3.HttpConnectionManager_StripAnyHostPort{StripAnyHostPort: true}}
 	}
 	return &hcmv3.HttpConnectionManager{StripMatchingHostPort: true}
+}
+
+// TestSameAnswer: two route configurations answering alike (a direct
+// response, whose report holds pointers) need no choice.
+func TestSameAnswer(t *testing.T) {
+	doc := "name: a\nvirtual_hosts: [{name: v, domains: ['*'], routes: [{match: {prefix: /}, direct_response: {status: 403, body: {inline_string: no}}}]}]\n---\n" +
+		"name: b\nvirtual_hosts: [{name: v, domains: ['*'], routes: [{match: {prefix: /}, direct_response: {status: 403, body: {inline_string: no}}}]}]\n"
+	cfg, err := config.LoadBytes("two.yaml", []byte(doc), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(cfg, Request{Authority: "h", Path: "/"}, Options{}, Balancers{})
+	if err != nil || r.Direct.Status != 403 || !strings.Contains(strings.Join(r.Notes, "\n"), "2 route configurations are loaded") {
+		t.Fatalf("%v %+v", err, r)
+	}
 }
