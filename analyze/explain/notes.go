@@ -26,6 +26,9 @@ func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.
 		}
 		return out
 	}
+	if m.HostsFromLive {
+		add("%s's ClusterLoadAssignment is not in the input: its %d hosts, their priority, locality, weight and health come from the admin /clusters reading (live health); locality weights and the assignment's overprovisioning factor are not known", m.Name, len(m.Hosts))
+	}
 	if t := cl.Proto.GetCommonLbConfig().GetHealthyPanicThreshold(); t != nil && float64(m.PanicThreshold) != t.GetValue() && t.GetValue() < 100 {
 		add("healthy_panic_threshold %g is read as %d: Envoy converts it with 100*(value/100.0) and truncates", t.GetValue(), m.PanicThreshold)
 	}

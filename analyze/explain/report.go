@@ -68,6 +68,7 @@ func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (tr
 		Notes:                  notes,
 		File:                   c.Sources.Pos(cl.Proto).String(),
 		EndpointsMissing:       len(m.Hosts) == 0 && edsUnloaded(cl),
+		HostsFromLiveHealth:    m.HostsFromLive,
 	}
 	if m.IsAggregate {
 		cr, err := explainAggregate(c, cr, m, opt)

@@ -1,6 +1,9 @@
 package model
 
 import (
+	"cmp"
+	"slices"
+
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	aggregatev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/clusters/aggregate/v3"
@@ -26,6 +29,9 @@ type Model struct {
 	// is true for envoy.clusters.aggregate even when the list is empty.
 	IsAggregate bool
 	Aggregate   []string
+	// HostsFromLive: the hosts come from an admin /clusters reading, as
+	// the cluster's EDS assignment is not in the input.
+	HostsFromLive bool
 
 	tables *hash.TableCache
 }
@@ -68,6 +74,8 @@ func Of(c *config.Config, cl *config.Cluster) *Model {
 		}
 		m.WeightedPriorityHealth = a.GetPolicy().GetWeightedPriorityHealth()
 		m.Hosts = hostsOf(a, c.LiveHealth[m.Name], resolvesDNS(p))
+	} else if live := c.LiveHealth[m.Name]; len(live) > 0 && isEDS(p) {
+		m.Hosts, m.HostsFromLive = liveHosts(live), true
 	}
 	if IsAggregate(cl) {
 		m.IsAggregate = true
@@ -77,6 +85,33 @@ func Of(c *config.Config, cl *config.Cluster) *Model {
 		}
 	}
 	return m
+}
+
+// isEDS: the cluster's endpoints come from EDS.
+func isEDS(p *clusterv3.Cluster) bool {
+	if ct := p.GetClusterType(); ct != nil {
+		return ct.GetName() == "envoy.cluster.eds"
+	}
+	return p.GetType() == clusterv3.Cluster_EDS
+}
+
+// liveHosts are the hosts an admin /clusters reading lists for a cluster
+// whose ClusterLoadAssignment is not in the input, by priority, locality
+// and address (/clusters gives no file order and no locality weights).
+func liveHosts(live map[string]config.LiveHost) []lbmodel.Host {
+	hosts := make([]lbmodel.Host, 0, len(live))
+	for addr, lh := range live {
+		w := lh.Weight
+		if w == 0 {
+			w = 1
+		}
+		hosts = append(hosts, lbmodel.Host{Address: addr, Hostname: lh.Hostname, Priority: lh.Priority,
+			Locality: lh.Locality, Weight: w, Status: lh.Status})
+	}
+	slices.SortFunc(hosts, func(a, b lbmodel.Host) int {
+		return cmp.Or(cmp.Compare(a.Priority, b.Priority), cmp.Compare(a.Locality.String(), b.Locality.String()), cmp.Compare(a.Address, b.Address))
+	})
+	return hosts
 }
 
 // localityWeight is the group's locality weight as Envoy records it:
