@@ -43,6 +43,13 @@ func loadCluster(cmd *cli.Command, name string) (*config.Config, *config.Cluster
 		return nil, nil, err
 	}
 	printWarnings(cmd, cfg)
+	if name == "" {
+		// One cluster in the input: nothing to choose between.
+		if len(cfg.Clusters) == 1 {
+			return cfg, cfg.Clusters[0], nil
+		}
+		return nil, nil, usageErrorf("%s: --cluster NAME is required: the input holds %d clusters", cmd.Name, len(cfg.Clusters))
+	}
 	clusters, err := selectClusters(cfg, []string{name})
 	if err != nil {
 		return nil, nil, err

@@ -48,10 +48,7 @@ Examples:
 }
 
 func runSubset(ctx context.Context, cmd *cli.Command) error {
-	name := cmd.String("cluster")
-	if name == "" {
-		return usageErrorf("subset: --cluster NAME is required")
-	}
+	name := cmd.String("cluster") // may be empty when the input holds one cluster
 	match, err := parseMatches(cmd.StringSlice("match"))
 	if err != nil {
 		return err
