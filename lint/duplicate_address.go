@@ -1,9 +1,9 @@
 package lint
 
 import (
-	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
 )
 
 // LB1605 duplicate-address (WGT-DUP-ADDRESS).
@@ -11,15 +11,15 @@ var _ = register(&Rule{
 	ID: "LB1605", Name: "duplicate-address", Spec: "WGT-DUP-ADDRESS",
 	Severity: map[Target]Severity{TargetEnvoy: SevWarning, TargetGRPC: SevError},
 	Doc: "The same endpoint address listed twice in one assignment (across localities and priorities). Only EDS " +
-		"de-duplicates: BaseDynamicClusterImpl::updateDynamicHostList (upstream_impl.cc, called from eds.cc) keeps the " +
-		"first, so the later entries never receive traffic (warning). A STATIC cluster keeps every entry " +
+		"de-duplicates: EdsClusterImpl::BatchUpdateHelper::updateLocalityEndpoints (eds.cc) keeps the first, so the " +
+		"later entries never receive traffic (warning; explain drops them too, model.DedupesHosts). A STATIC cluster keeps every entry " +
 		"(StaticClusterImpl registers each lb_endpoint with registerHostForPriority), as do STRICT_DNS targets, so " +
 		"the address is several hosts and receives their shares together (info). gRPC NACKs the assignment (A27, " +
 		"\"duplicate endpoint with the same address\").",
 	Hint: "List each address once.",
 	Check: func(p *Pass) {
 		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
-			dedup := p.Target == TargetGRPC || cl.Proto.GetType() == clusterv3.Cluster_EDS
+			dedup := p.Target == TargetGRPC || model.DedupesHosts(cl.Proto)
 			seen := map[string]bool{}
 			for _, loc := range a.GetEndpoints() {
 				for _, ep := range loc.GetLbEndpoints() {

@@ -73,7 +73,7 @@ func Of(c *config.Config, cl *config.Cluster) *Model {
 			m.OverprovisioningFactor = opf.GetValue()
 		}
 		m.WeightedPriorityHealth = a.GetPolicy().GetWeightedPriorityHealth()
-		m.Hosts = hostsOf(a, c.LiveHealth[m.Name], resolvesDNS(p))
+		m.Hosts = hostsOf(a, c.LiveHealth[m.Name], resolvesDNS(p), DedupesHosts(p))
 	} else if live := c.LiveHealth[m.Name]; len(live) > 0 && isEDS(p) {
 		m.Hosts, m.HostsFromLive = liveHosts(live), true
 	}
@@ -86,6 +86,13 @@ func Of(c *config.Config, cl *config.Cluster) *Model {
 	}
 	return m
 }
+
+// DedupesHosts: Envoy keeps only the first endpoint of each address, as
+// EDS does (EdsClusterImpl::BatchUpdateHelper::updateLocalityEndpoints,
+// eds.cc: "only the first one will be retained", across localities and
+// priorities); StaticClusterImpl registers every endpoint. LB1605 and the
+// model both ask this.
+func DedupesHosts(p *clusterv3.Cluster) bool { return isEDS(p) }
 
 // isEDS: the cluster's endpoints come from EDS.
 func isEDS(p *clusterv3.Cluster) bool {
@@ -143,7 +150,7 @@ func resolvesDNS(p *clusterv3.Cluster) bool {
 // (StrictDnsClusterImpl::ResolveTarget's and LogicalDnsCluster's
 // constructors: hostname_ = hostname, else socket_address.address), which
 // use_hostname_for_hashing then hashes.
-func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHost, dns bool) []lbmodel.Host {
+func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHost, dns, dedup bool) []lbmodel.Host {
 	n := 0
 	for _, group := range a.GetEndpoints() {
 		n += len(group.GetLbEndpoints())
@@ -152,6 +159,10 @@ func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHos
 		return nil
 	}
 	hosts := make([]lbmodel.Host, 0, n)
+	var seen map[string]bool
+	if dedup {
+		seen = make(map[string]bool, n)
+	}
 	for _, group := range a.GetEndpoints() {
 		loc := lbmodel.Locality{
 			Region:  group.GetLocality().GetRegion(),
@@ -170,6 +181,12 @@ func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHos
 			}
 			if w := ep.GetLoadBalancingWeight(); w != nil {
 				h.Weight = w.GetValue()
+			}
+			if seen != nil {
+				if seen[h.Address] {
+					continue
+				}
+				seen[h.Address] = true
 			}
 			if dns && h.Hostname == "" {
 				h.Hostname = ep.GetEndpoint().GetAddress().GetSocketAddress().GetAddress()
