@@ -9,6 +9,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/term"
+
 	"github.com/urfave/cli/v3"
 )
 
@@ -26,7 +29,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	fitAddressSpace()
 	collectLater()
 	// Everything printed goes through a guard (guard.go).
-	stdout, stderr = newGuard(stdout), newGuard(stderr)
+	stdout, stderr = term.NewGuard(stdout), term.NewGuard(stderr)
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "lbctl: internal error: %v (please report this with the input that caused it)\n", r)
@@ -37,7 +40,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	err := app.Run(context.Background(), args)
 	if err != nil {
 		if msg := err.Error(); msg != "" {
-			usage := exitCode(err) == ExitUsage
+			usage := cmdutil.ExitCode(err) == ExitUsage
 			for _, line := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
 				// A usage error is about the command line, never a
 				// position in a file, whatever its value looks like.
@@ -48,7 +51,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			}
 		}
 	}
-	return exitCode(err)
+	return cmdutil.ExitCode(err)
 }
 
 // looksPositioned reports whether a message already starts with a place
@@ -77,7 +80,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
 				name := cmd.Args().First()
-				return usageErrorf("unknown command %q%s (see lbctl --help)", name, didYouMean(name, commandNames(cmd)))
+				return cmdutil.UsageErrorf("unknown command %q%s (see lbctl --help)", name, cmdutil.DidYouMean(name, commandNames(cmd)))
 			}
 			return cli.ShowAppHelp(cmd)
 		},
@@ -106,7 +109,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 // stderr with exit code 2, instead of printing its help to stdout.
 func setUsageErrors(cmd *cli.Command, name string) {
 	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
-		return usageErrorf("%s", usageMessage(c, err, name))
+		return cmdutil.UsageErrorf("%s", usageMessage(c, err, name))
 	}
 	for _, sub := range cmd.Commands {
 		setUsageErrors(sub, name+" "+sub.Name)
@@ -135,6 +138,6 @@ func oneOf(flag string, values ...string) func(string) error {
 				return nil
 			}
 		}
-		return usageErrorf("--%s %q: expected one of %s%s", flag, v, strings.Join(values, ", "), didYouMean(v, values))
+		return cmdutil.UsageErrorf("--%s %q: expected one of %s%s", flag, v, strings.Join(values, ", "), cmdutil.DidYouMean(v, values))
 	}
 }

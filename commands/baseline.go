@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/lint"
 )
 
@@ -66,7 +67,7 @@ func adopt(cmd *cli.Command, fs []lint.Finding) ([]lint.Finding, error) {
 		})
 		data, _ := json.MarshalIndent(b, "", "  ")
 		if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
-			return nil, inputError(err)
+			return nil, cmdutil.InputError(err)
 		}
 		if !cmd.Bool("quiet") {
 			fmt.Fprintf(cmd.Root().ErrWriter, "lbctl: recorded %d findings in %s\n", len(fs), path)
@@ -94,11 +95,11 @@ func adopt(cmd *cli.Command, fs []lint.Finding) ([]lint.Finding, error) {
 func applyBaseline(path string, fs []lint.Finding) ([]lint.Finding, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &exitError{code: ExitInput, msg: fmt.Sprintf("--baseline %s: %v", path, err)}
+		return nil, cmdutil.InputErrorf("--baseline %s: %v", path, err)
 	}
 	var b baselineFile
 	if err := json.Unmarshal(data, &b); err != nil || b.Version != 1 {
-		return nil, &exitError{code: ExitInput, msg: fmt.Sprintf("%s: not an lbctl baseline (write one with --write-baseline)", path)}
+		return nil, cmdutil.InputErrorf("%s: not an lbctl baseline (write one with --write-baseline)", path)
 	}
 	left := map[baselineEntry]int{}
 	for _, e := range b.Findings {

@@ -3,12 +3,13 @@ package commands
 import (
 	"bytes"
 	"fmt"
-	"github.com/lbctl/lbctl/fixtures/gen"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lbctl/lbctl/fixtures/gen"
 
 	adminv3 "github.com/envoyproxy/go-control-plane/envoy/admin/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"

@@ -17,6 +17,8 @@ import (
 	"github.com/lbctl/lbctl/analyze/grpc"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/term"
 	"github.com/lbctl/lbctl/lbmodel"
 	"github.com/lbctl/lbctl/lint"
 
@@ -88,7 +90,7 @@ func diffInputs(cmd *cli.Command) (oin, nin []config.Input, key func(old bool, c
 	switch {
 	case cmd.String("git") != "":
 		if cmd.String("admin") != "" {
-			return nil, nil, nil, usageErrorf("--git and --admin: give one old side")
+			return nil, nil, nil, cmdutil.UsageErrorf("--git and --admin: give one old side")
 		}
 		oin, nin, err = gitSides(cmd.String("git"), args)
 		if err != nil {
@@ -96,7 +98,7 @@ func diffInputs(cmd *cli.Command) (oin, nin []config.Input, key func(old bool, c
 		}
 	case cmd.String("admin") != "":
 		if len(args) != 1 {
-			return nil, nil, nil, usageErrorf("diff --admin URL NEW: expected one NEW file or directory, got %d arguments", len(args))
+			return nil, nil, nil, cmdutil.UsageErrorf("diff --admin URL NEW: expected one NEW file or directory, got %d arguments", len(args))
 		}
 		oin, err = liveInputs(cmd)
 		if err != nil {
@@ -105,10 +107,10 @@ func diffInputs(cmd *cli.Command) (oin, nin []config.Input, key func(old bool, c
 		nin = []config.Input{{Path: args[0], Stdin: cmd.Root().Reader}}
 	default:
 		if len(args) != 2 {
-			return nil, nil, nil, usageErrorf("diff: expected OLD and NEW (files, directories or -), got %d arguments; or use --git REV", len(args))
+			return nil, nil, nil, cmdutil.UsageErrorf("diff: expected OLD and NEW (files, directories or -), got %d arguments; or use --git REV", len(args))
 		}
 		if args[0] == "-" && args[1] == "-" {
-			return nil, nil, nil, usageErrorf("diff: only one side can be standard input")
+			return nil, nil, nil, cmdutil.UsageErrorf("diff: only one side can be standard input")
 		}
 		oin = []config.Input{{Path: args[0], Stdin: cmd.Root().Reader}}
 		nin = []config.Input{{Path: args[1], Stdin: cmd.Root().Reader}}
@@ -140,7 +142,7 @@ func loadSides(cmd *cli.Command, oin, nin []config.Input, targets []lint.Target)
 	one := func(in []config.Input, merge bool, out *diffSide) {
 		cfgs, err := config.LoadGroups(in, cmd.String("kind"), merge)
 		if err != nil {
-			out.err = inputError(err)
+			out.err = cmdutil.InputError(err)
 			return
 		}
 		out.configs = cfgs
@@ -167,7 +169,7 @@ func emptySide() *diff.Side {
 func runDiff(_ context.Context, cmd *cli.Command) error {
 	for _, f := range []string{"fail-on-shift", "fail-on-remap"} {
 		if v := cmd.Float(f); cmd.IsSet(f) && (v < 0 || v > 100) {
-			return usageErrorf("--%s %s: expected a percentage from 0 to 100", f, strconv.FormatFloat(v, 'g', -1, 64))
+			return cmdutil.UsageErrorf("--%s %s: expected a percentage from 0 to 100", f, strconv.FormatFloat(v, 'g', -1, 64))
 		}
 	}
 	oin, nin, key, err := diffInputs(cmd)
@@ -207,7 +209,7 @@ func runDiff(_ context.Context, cmd *cli.Command) error {
 		}
 		r, err := diff.BuildGroups(groups, opt)
 		if err != nil {
-			return nil, inputError(err)
+			return nil, cmdutil.InputError(err)
 		}
 		r.SetFindings(findings)
 		return r, nil
@@ -227,7 +229,7 @@ func runDiff(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if diffFails(cmd, r) {
-		return silentExit(ExitFindings)
+		return cmdutil.SilentExit(ExitFindings)
 	}
 	return nil
 }
@@ -295,5 +297,5 @@ func writeDiff(cmd *cli.Command, r *diff.Report) error {
 		_, err := fmt.Fprint(t.Out, diffGitHub(r))
 		return err
 	}
-	return writeOutput(cmd, r, func(t *Term) { renderDiff(t, r, cmd.Bool("verbose")) })
+	return writeOutput(cmd, r, func(t *term.IO) { renderDiff(t, r, cmd.Bool("verbose")) })
 }

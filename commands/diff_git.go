@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/gitrev"
 )
 
@@ -19,28 +20,28 @@ import (
 func gitSides(rev string, paths []string) (oin, nin []config.Input, err error) {
 	a, b, isRange := strings.Cut(rev, "..")
 	if a == "" || isRange && b == "" {
-		return nil, nil, usageErrorf("--git %q: expected REV or REV..REV", rev)
+		return nil, nil, cmdutil.UsageErrorf("--git %q: expected REV or REV..REV", rev)
 	}
 	for _, r := range []string{a, b} {
 		if r == "" {
 			continue
 		}
 		if err := gitrev.Check(r); err != nil {
-			return nil, nil, usageErrorf("--git %q: %v", r, err)
+			return nil, nil, cmdutil.UsageErrorf("--git %q: %v", r, err)
 		}
 		if err := gitrev.Verify(r); err != nil {
-			return nil, nil, usageErrorf("--git %s: not a commit in this repository (%v)", r, err)
+			return nil, nil, cmdutil.UsageErrorf("--git %s: not a commit in this repository (%v)", r, err)
 		}
 	}
 	top, err := gitrev.Top()
 	if err != nil {
-		return nil, nil, usageErrorf("--git: %v", err)
+		return nil, nil, cmdutil.UsageErrorf("--git: %v", err)
 	}
 	var files []string // repository-relative
 	if len(paths) > 0 {
 		old, err := gitrev.Tree(a, paths)
 		if err != nil {
-			return nil, nil, usageErrorf("--git %s: %v", a, err)
+			return nil, nil, cmdutil.UsageErrorf("--git %s: %v", a, err)
 		}
 		files = strings.Split(old, "\n")
 		var cur string
@@ -50,13 +51,13 @@ func gitSides(rev string, paths []string) (oin, nin []config.Input, err error) {
 			cur, err = gitrev.Git(append([]string{"ls-files", "--full-name", "--cached", "--others", "--exclude-standard", "--"}, paths...)...)
 		}
 		if err != nil {
-			return nil, nil, usageErrorf("--git %s: %v", rev, err)
+			return nil, nil, cmdutil.UsageErrorf("--git %s: %v", rev, err)
 		}
 		files = append(files, strings.Split(cur, "\n")...)
 	} else {
 		changed, err := gitrev.Changed(a, b)
 		if err != nil {
-			return nil, nil, usageErrorf("--git %s: %v", rev, err)
+			return nil, nil, cmdutil.UsageErrorf("--git %s: %v", rev, err)
 		}
 		files = strings.Split(changed, "\n")
 		if !isRange {

@@ -7,6 +7,8 @@ import (
 	"github.com/lbctl/lbctl/analyze/explain"
 	"github.com/lbctl/lbctl/analyze/grpc"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/term"
 	"github.com/urfave/cli/v3"
 
 	"github.com/lbctl/lbctl/lbmodel"
@@ -34,7 +36,7 @@ func grpcOptions(cmd *cli.Command, opt model.Options) (grpc.GRPCOptions, error) 
 	for _, s := range cmd.StringSlice("ready") {
 		o, err := grpc.ParseReady(s)
 		if err != nil {
-			return g, usageErrorf("%v", err)
+			return g, cmdutil.UsageErrorf("%v", err)
 		}
 		g.Ready = append(g.Ready, o)
 	}
@@ -51,20 +53,20 @@ func runExplainGRPC(cmd *cli.Command, cfg *config.Config, clusters []*config.Clu
 		env, err := explain.Build(cfg, clusters, opt)
 		var rejected *model.RejectedError
 		if errors.As(err, &rejected) {
-			return inputError(err)
+			return cmdutil.InputError(err)
 		}
 		if err != nil {
-			return usageErrorf("%v", err)
+			return cmdutil.UsageErrorf("%v", err)
 		}
 		both, err := grpc.Both(cfg, clusters, env, g)
 		if err != nil {
-			return usageErrorf("%v", err) // --ready problems
+			return cmdutil.UsageErrorf("%v", err) // --ready problems
 		}
-		return writeOutput(cmd, both, func(t *Term) { renderBoth(t, both, g.Impl, cmd.Bool("all")) })
+		return writeOutput(cmd, both, func(t *term.IO) { renderBoth(t, both, g.Impl, cmd.Bool("all")) })
 	}
 	report, err := grpc.Build(cfg, clusters, g)
 	if err != nil {
-		return usageErrorf("%v", err) // --ready problems
+		return cmdutil.UsageErrorf("%v", err) // --ready problems
 	}
-	return writeOutput(cmd, report, func(t *Term) { renderExplainGRPC(t, report, g.Impl, cmd.Bool("all")) })
+	return writeOutput(cmd, report, func(t *term.IO) { renderExplainGRPC(t, report, g.Impl, cmd.Bool("all")) })
 }

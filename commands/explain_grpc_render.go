@@ -3,17 +3,16 @@ package commands
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/grpc"
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/encode"
+	"github.com/lbctl/lbctl/commands/term"
+	"github.com/lbctl/lbctl/lbmodel"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
-
-	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // minSideColumn is the narrowest column --semantics both puts side by
@@ -22,7 +21,7 @@ import (
 const minSideColumn = 80
 
 // renderExplainGRPC writes gRPC's answer, one section per cluster.
-func renderExplainGRPC(t *Term, r *traffic.Report, impl lbmodel.GRPCImpl, all bool) {
+func renderExplainGRPC(t *term.IO, r *traffic.Report, impl lbmodel.GRPCImpl, all bool) {
 	for i, c := range r.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)
@@ -31,11 +30,11 @@ func renderExplainGRPC(t *Term, r *traffic.Report, impl lbmodel.GRPCImpl, all bo
 	}
 }
 
-func renderGRPCCluster(t *Term, c traffic.ClusterReport, impl lbmodel.GRPCImpl, all bool) {
-	title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(c.Name)
+func renderGRPCCluster(t *term.IO, c traffic.ClusterReport, impl lbmodel.GRPCImpl, all bool) {
+	title := t.Paint(term.Title).Bold(true).Render(c.Name)
 	meta := []string{"gRPC (" + impl.String() + ")", c.LbPolicy}
 	if c.NoHostShare >= 1 {
-		meta = append(meta, t.Style().Foreground(lipgloss.Color("9")).Bold(true).Render("RPCs FAIL"))
+		meta = append(meta, t.Paint(term.Alarm).Bold(true).Render("RPCs FAIL"))
 	}
 	fmt.Fprint(t.Out, headline(t, title, meta)+"\n")
 	if c.File != "" {
@@ -45,18 +44,18 @@ func renderGRPCCluster(t *Term, c traffic.ClusterReport, impl lbmodel.GRPCImpl, 
 		if len(a.Levels) > 0 {
 			rows := make([][]string, 0, len(a.Levels))
 			for i, l := range a.Levels {
-				rows = append(rows, []string{strconv.Itoa(i), l.Cluster, "P" + strconv.Itoa(l.Priority), pct(l.HealthyLoad), t.bar(float64(l.HealthyLoad)/100, 10)})
+				rows = append(rows, []string{strconv.Itoa(i), l.Cluster, "P" + strconv.Itoa(l.Priority), pct(l.HealthyLoad), t.Bar(float64(l.HealthyLoad)/100, 10)})
 			}
 			fmt.Fprintln(t.Out)
-			fmt.Fprintln(t.Out, t.newTable([]string{"LEVEL", "CLUSTER", "PRIORITY", "LOAD", ""}, rows, 0, 3))
+			fmt.Fprintln(t.Out, encode.Table(t, []string{"LEVEL", "CLUSTER", "PRIORITY", "LOAD", ""}, rows, 0, 3))
 		}
 	} else if len(c.Priorities) > 0 {
 		rows := make([][]string, 0, len(c.Priorities))
 		for _, p := range c.Priorities {
-			rows = append(rows, []string{"P" + strconv.Itoa(p.Priority), strconv.Itoa(p.Hosts), strconv.Itoa(p.Healthy), pct(p.HealthyLoad), t.bar(float64(p.HealthyLoad)/100, 10)})
+			rows = append(rows, []string{"P" + strconv.Itoa(p.Priority), strconv.Itoa(p.Hosts), strconv.Itoa(p.Healthy), pct(p.HealthyLoad), t.Bar(float64(p.HealthyLoad)/100, 10)})
 		}
 		fmt.Fprintln(t.Out)
-		fmt.Fprintln(t.Out, t.newTable([]string{"PRIORITY", "HOSTS", "USABLE", "LOAD", ""}, rows, 1, 2, 3))
+		fmt.Fprintln(t.Out, encode.Table(t, []string{"PRIORITY", "HOSTS", "USABLE", "LOAD", ""}, rows, 1, 2, 3))
 		for _, p := range c.Priorities {
 			if len(p.Localities) == 0 {
 				continue
@@ -64,17 +63,17 @@ func renderGRPCCluster(t *Term, c traffic.ClusterReport, impl lbmodel.GRPCImpl, 
 			lrows := make([][]string, 0, len(p.Localities))
 			for _, l := range p.Localities {
 				lrows = append(lrows, []string{localityName(l.Region, l.Zone, l.SubZone), strconv.FormatUint(uint64(l.Weight), 10),
-					fmt.Sprintf("%d/%d", l.Healthy, l.Hosts), fpct(l.Share), t.bar(l.Share, 10)})
+					fmt.Sprintf("%d/%d", l.Healthy, l.Hosts), fpct(l.Share), t.Bar(l.Share, 10)})
 			}
 			fmt.Fprintf(t.Out, "\nLocalities of P%d (weighted random)\n", p.Priority)
-			fmt.Fprintln(t.Out, t.newTable([]string{"LOCALITY", "WEIGHT", "USABLE", "SHARE", ""}, lrows, 1, 2, 3))
+			fmt.Fprintln(t.Out, encode.Table(t, []string{"LOCALITY", "WEIGHT", "USABLE", "SHARE", ""}, lrows, 1, 2, 3))
 		}
 	}
 	renderHosts(t, c.Hosts, all)
 	renderNotes(t, c.Notes)
 }
 
-func renderNotes(t *Term, notes []string) {
+func renderNotes(t *term.IO, notes []string) {
 	if len(notes) == 0 {
 		return
 	}
@@ -91,7 +90,7 @@ func renderNotes(t *Term, notes []string) {
 // renderBoth prints Envoy's and gRPC's answers for each cluster side by
 // side when the terminal is wide enough (or unlimited), else one after the
 // other, then the differences as notes.
-func renderBoth(t *Term, b *grpc.BothReport, impl lbmodel.GRPCImpl, all bool) {
+func renderBoth(t *term.IO, b *grpc.BothReport, impl lbmodel.GRPCImpl, all bool) {
 	for i := range b.Envoy.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)
@@ -102,9 +101,9 @@ func renderBoth(t *Term, b *grpc.BothReport, impl lbmodel.GRPCImpl, all bool) {
 		}
 		side := t.Width == 0 || col >= minSideColumn
 		var left, right bytes.Buffer
-		lt, rt := t.sub(&left, col), t.sub(&right, col)
+		lt, rt := t.Sub(&left, col), t.Sub(&right, col)
 		if !side {
-			lt, rt = t.sub(&left, t.Width), t.sub(&right, t.Width)
+			lt, rt = t.Sub(&left, t.Width), t.Sub(&right, t.Width)
 		}
 		fmt.Fprintln(lt.Out, t.Style().Bold(true).Render("ENVOY"))
 		renderCluster(lt, b.Envoy.Clusters[i], all)
@@ -133,19 +132,6 @@ func renderBoth(t *Term, b *grpc.BothReport, impl lbmodel.GRPCImpl, all bool) {
 			renderNotes(t, diffs)
 		}
 	}
-}
-
-// sub is a Term writing to w with this one's TTY and colour decisions and
-// the given width.
-func (t *Term) sub(w io.Writer, width int) *Term {
-	s := &Term{Out: w, TTY: t.TTY, Color: t.Color, Width: width, r: lipgloss.NewRenderer(w)}
-	if t.Color {
-		s.r.SetColorProfile(termenv.ANSI256)
-	} else {
-		s.r.SetColorProfile(termenv.Ascii)
-	}
-	s.r.SetHasDarkBackground(true)
-	return s
 }
 
 // joinColumns puts two blocks of lines side by side, padding the left one

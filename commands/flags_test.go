@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbctl/lbctl/commands/cmdutil"
+
 	"github.com/urfave/cli/v3"
 	"go.yaml.in/yaml/v3"
 )
@@ -186,7 +188,7 @@ func TestDidYouMean(t *testing.T) {
 func TestClosest(t *testing.T) {
 	cands := []string{"explain", "lint", "rules", "hash", "subset"}
 	for in, want := range map[string]string{"explian": "explain", "hsah": "hash", "sub": "subset", "xyz": "", "frobnicate": "", "l": ""} {
-		if got := closest(in, cands); got != want {
+		if got := cmdutil.Closest(in, cands); got != want {
 			t.Errorf("closest(%q) = %q, want %q", in, got, want)
 		}
 	}

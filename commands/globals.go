@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lbctl/lbctl/commands/cmdutil"
+
 	"github.com/urfave/cli/v3"
 )
 
@@ -51,19 +53,19 @@ func checkGlobals(cmd *cli.Command) error {
 		if top == "lint" {
 			more = " (and --format sarif or github)"
 		}
-		return usageErrorf("-o %s: lbctl %s writes %s%s", o, top, orList(append([]string{"text"}, s.output...)), more)
+		return cmdutil.UsageErrorf("-o %s: lbctl %s writes %s%s", o, top, orList(append([]string{"text"}, s.output...)), more)
 	}
 	if c := cmd.String("color"); c == "always" && !s.color {
-		return usageErrorf("--color always: lbctl %s writes no coloured output", top)
+		return cmdutil.UsageErrorf("--color always: lbctl %s writes no coloured output", top)
 	}
 	if m := cmd.String("semantics"); m != "envoy" && !slices.Contains(s.semantics, m) {
 		if top == "session" {
-			return usageErrorf("--semantics %s: lbctl session models gRPC's override-host pick (gRFC A75) only; use --semantics grpc", m)
+			return cmdutil.UsageErrorf("--semantics %s: lbctl session models gRPC's override-host pick (gRFC A75) only; use --semantics grpc", m)
 		}
 		if m == "both" && slices.Contains(s.semantics, "grpc") {
-			return usageErrorf("--semantics both: lbctl %s models one at a time; run it once with --semantics envoy and once with grpc", top)
+			return cmdutil.UsageErrorf("--semantics both: lbctl %s models one at a time; run it once with --semantics envoy and once with grpc", top)
 		}
-		return usageErrorf("--semantics %s: lbctl %s models Envoy only", m, top)
+		return cmdutil.UsageErrorf("--semantics %s: lbctl %s models Envoy only", m, top)
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/hashing"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/urfave/cli/v3"
 )
@@ -57,11 +59,11 @@ func runHash(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if cmd.String("semantics") == "both" {
-		return usageErrorf("hash: --semantics both is not supported; run it once with envoy and once with grpc")
+		return cmdutil.UsageErrorf("hash: --semantics both is not supported; run it once with envoy and once with grpc")
 	}
 	name := cmd.String("cluster")
 	if name == "" {
-		return usageErrorf("hash: --cluster NAME is required")
+		return cmdutil.UsageErrorf("hash: --cluster NAME is required")
 	}
 	cfg, cl, err := loadCluster(cmd, name)
 	if err != nil {
@@ -71,11 +73,11 @@ func runHash(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		var ue *model.UsageError
 		if errors.As(err, &ue) {
-			return usageErrorf("%s", ue.Msg)
+			return cmdutil.UsageErrorf("%s", ue.Msg)
 		}
-		return inputError(err)
+		return cmdutil.InputError(err)
 	}
-	return writeOutput(cmd, report, func(t *Term) { renderHash(t, report, cmd.Bool("all")) })
+	return writeOutput(cmd, report, func(t *term.IO) { renderHash(t, report, cmd.Bool("all")) })
 }
 
 // hashOptions parses the lookup flags; a malformed value is a usage error.
@@ -93,7 +95,7 @@ func hashOptions(cmd *cli.Command) (hashing.HashOptions, error) {
 	for _, s := range cmd.StringSlice("hash") {
 		h, err := strconv.ParseUint(strings.TrimSpace(s), 0, 64)
 		if err != nil {
-			return opt, usageErrorf("--hash %q: expected an unsigned 64-bit integer (0 to 18446744073709551615, or 0x… hex)", s)
+			return opt, cmdutil.UsageErrorf("--hash %q: expected an unsigned 64-bit integer (0 to 18446744073709551615, or 0x… hex)", s)
 		}
 		opt.Hashes = append(opt.Hashes, h)
 	}
@@ -103,7 +105,7 @@ func hashOptions(cmd *cli.Command) (hashing.HashOptions, error) {
 		for _, s := range cmd.StringSlice(flag) {
 			k, v, ok := strings.Cut(s, "=")
 			if !ok || k == "" {
-				return opt, usageErrorf("--%s %q: expected NAME=VALUE", flag, s)
+				return opt, cmdutil.UsageErrorf("--%s %q: expected NAME=VALUE", flag, s)
 			}
 			if flag == "header" {
 				rq.Headers = append(rq.Headers, [2]string{k, v})
@@ -118,7 +120,7 @@ func hashOptions(cmd *cli.Command) (hashing.HashOptions, error) {
 	case 1:
 		rq.SourceIP, any = ips[0], true
 	default:
-		return opt, usageErrorf("--source-ip given %d times: the header, cookie and source-ip flags describe one request, which has one source address", len(ips))
+		return opt, cmdutil.UsageErrorf("--source-ip given %d times: the header, cookie and source-ip flags describe one request, which has one source address", len(ips))
 	}
 	if p := cmd.String("path"); p != "" {
 		rq.Path, any = p, true
@@ -126,7 +128,7 @@ func hashOptions(cmd *cli.Command) (hashing.HashOptions, error) {
 	if any {
 		opt.Request = &rq
 	} else if opt.Route != "" {
-		return opt, usageErrorf("--route %q: it applies to a request; give --header, --cookie, --source-ip or --path", opt.Route)
+		return opt, cmdutil.UsageErrorf("--route %q: it applies to a request; give --header, --cookie, --source-ip or --path", opt.Route)
 	}
 	return opt, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/placement"
+	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/charmbracelet/lipgloss"
 )
@@ -15,7 +16,7 @@ import (
 // rule, right-aligned numbers) but row by row from the ring or table
 // itself: Envoy's largest ring has 8M entries, and a table of them would
 // hold every cell in memory at once.
-func streamDump(t *Term, v placement.DumpView) {
+func streamDump(t *term.IO, v placement.DumpView) {
 	n := v.Len()
 	headers := []string{"SLOT", "HOST"}
 	if v.IsRing() {
@@ -45,7 +46,7 @@ func streamDump(t *Term, v placement.DumpView) {
 	defer w.Flush()
 	// Styled as lipgloss renders a table: the style covers the text, the
 	// alignment padding and the gap stay outside it.
-	head := t.Style().Bold(true).Foreground(lipgloss.Color("12"))
+	head := t.Paint(term.Heading).Bold(true)
 	for i, h := range headers {
 		if i < len(headers)-1 {
 			w.WriteString(strings.Repeat(" ", widths[i]-len(h)))
@@ -56,7 +57,7 @@ func streamDump(t *Term, v placement.DumpView) {
 		}
 	}
 	w.WriteByte('\n')
-	rule, ruleStyle := "-", t.Style().Foreground(lipgloss.Color("8"))
+	rule, ruleStyle := "-", t.Paint(term.Rule)
 	if t.Unicode() {
 		rule = "─"
 	}

@@ -8,13 +8,13 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/hashing"
 	"github.com/lbctl/lbctl/analyze/placement"
-
-	"github.com/charmbracelet/lipgloss"
+	"github.com/lbctl/lbctl/commands/encode"
+	"github.com/lbctl/lbctl/commands/term"
 )
 
 // renderHash writes `lbctl hash`'s report as terminal tables.
-func renderHash(t *Term, r *hashing.HashReport, all bool) {
-	title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(r.Cluster)
+func renderHash(t *term.IO, r *hashing.HashReport, all bool) {
+	title := t.Paint(term.Title).Bold(true).Render(r.Cluster)
 	meta := []string{r.LbPolicy}
 	if r.RingSize != nil {
 		at := 0
@@ -50,7 +50,7 @@ func renderHash(t *Term, r *hashing.HashReport, all bool) {
 	}
 	if len(rows) > 0 {
 		fmt.Fprintln(t.Out)
-		fmt.Fprintln(t.Out, t.newTable([]string{"PRIORITY", "LOAD", "PANIC", "HOSTS USED", unit, "HOST SHARES", "STDDEV", "VERDICT"}, rows, 1, 3, 4, 6))
+		fmt.Fprintln(t.Out, encode.Table(t, []string{"PRIORITY", "LOAD", "PANIC", "HOSTS USED", unit, "HOST SHARES", "STDDEV", "VERDICT"}, rows, 1, 3, 4, 6))
 	}
 
 	renderHashHosts(t, r.Hosts, unit, all)
@@ -75,7 +75,7 @@ func renderHash(t *Term, r *hashing.HashReport, all bool) {
 			lrows = append(lrows, []string{l.Input, hash, prio, host})
 		}
 		fmt.Fprintln(t.Out)
-		fmt.Fprintln(t.Out, t.newTable([]string{"LOOKUP", "HASH", "PRIORITY", "HOST"}, lrows, 1))
+		fmt.Fprintln(t.Out, encode.Table(t, []string{"LOOKUP", "HASH", "PRIORITY", "HOST"}, lrows, 1))
 		if r.HashPolicy != nil && r.HashPolicy.From != "" {
 			pol := strings.Join(r.HashPolicy.Policies, "; ")
 			if pol == "" {
@@ -100,7 +100,7 @@ func renderHash(t *Term, r *hashing.HashReport, all bool) {
 			drows[i] = []string{strconv.Itoa(i), strconv.FormatUint(p.Hash, 10), p.Host}
 		}
 		fmt.Fprintln(t.Out)
-		fmt.Fprintln(t.Out, t.newTable([]string{"ENTRY", "HASH", "HOST"}, drows, 0, 1))
+		fmt.Fprintln(t.Out, encode.Table(t, []string{"ENTRY", "HASH", "HOST"}, drows, 0, 1))
 	}
 	if r.Table != nil {
 		drows := make([][]string, len(r.Table))
@@ -108,7 +108,7 @@ func renderHash(t *Term, r *hashing.HashReport, all bool) {
 			drows[i] = []string{strconv.Itoa(i), h}
 		}
 		fmt.Fprintln(t.Out)
-		fmt.Fprintln(t.Out, t.newTable([]string{"SLOT", "HOST"}, drows, 0))
+		fmt.Fprintln(t.Out, encode.Table(t, []string{"SLOT", "HOST"}, drows, 0))
 	}
 
 	if rm := r.Remove; rm != nil {
@@ -127,7 +127,7 @@ func renderHash(t *Term, r *hashing.HashReport, all bool) {
 	}
 }
 
-func renderHashHosts(t *Term, hosts []placement.HashHost, unit string, all bool) {
+func renderHashHosts(t *term.IO, hosts []placement.HashHost, unit string, all bool) {
 	if len(hosts) == 0 {
 		return
 	}
@@ -138,10 +138,10 @@ func renderHashHosts(t *Term, hosts []placement.HashHost, unit string, all bool)
 	rows := make([][]string, 0, len(shown))
 	for _, h := range shown {
 		rows = append(rows, []string{h.Address, "P" + strconv.Itoa(h.Priority), healthText(h.Health),
-			strconv.FormatUint(h.Entries, 10), fpct(h.Share), fpct(h.Expected), t.bar(h.Share, 10)})
+			strconv.FormatUint(h.Entries, 10), fpct(h.Share), fpct(h.Expected), t.Bar(h.Share, 10)})
 	}
 	fmt.Fprintln(t.Out)
-	fmt.Fprintln(t.Out, t.newTable([]string{"HOST", "PRIORITY", "HEALTH", unit, "SHARE", "EXPECTED", ""}, rows, 3, 4, 5))
+	fmt.Fprintln(t.Out, encode.Table(t, []string{"HOST", "PRIORITY", "HEALTH", unit, "SHARE", "EXPECTED", ""}, rows, 3, 4, 5))
 	if len(shown) < len(hosts) {
 		fmt.Fprintln(t.Out, t.Style().Faint(true).Render(fmt.Sprintf("… %d more hosts (--all lists every host)", len(hosts)-len(shown))))
 	}
@@ -149,7 +149,7 @@ func renderHashHosts(t *Term, hosts []placement.HashHost, unit string, all bool)
 
 // renderRemoval shows what removing hosts moves; the hosts that gain the
 // most of the removed hash space first, the top 10 unless all.
-func renderRemoval(t *Term, rm *hashing.HashRemoval, all bool) {
+func renderRemoval(t *term.IO, rm *hashing.HashRemoval, all bool) {
 	fmt.Fprintf(t.Out, "\nRemoving %s\n", strings.Join(rm.Addresses, ", "))
 	var rows [][]string
 	for _, m := range []struct {
@@ -164,9 +164,9 @@ func renderRemoval(t *Term, rm *hashing.HashRemoval, all bool) {
 			continue
 		}
 		rows = append(rows, []string{m.name, m.r.Config, fpct(m.r.Moved), fpct(m.r.Removed),
-			fpct(max(0, m.r.Moved-m.r.Removed)), t.bar(m.r.Moved, 10)})
+			fpct(max(0, m.r.Moved-m.r.Removed)), t.Bar(m.r.Moved, 10)})
 	}
-	fmt.Fprintln(t.Out, t.newTable([]string{"ALGORITHM", "CONFIG", "MOVED", "FROM REMOVED", "CHURN", ""}, rows, 2, 3, 4))
+	fmt.Fprintln(t.Out, encode.Table(t, []string{"ALGORITHM", "CONFIG", "MOVED", "FROM REMOVED", "CHURN", ""}, rows, 2, 3, 4))
 	if rm.MaglevOverRing > 0 {
 		fmt.Fprintln(t.Out, wrap(fmt.Sprintf("Maglev moves %.2f× as much of the hash space as ring hash (FROM REMOVED: what the removed hosts answered; CHURN: keys that move between hosts that stay).", rm.MaglevOverRing), t.Width, ""))
 	}
@@ -200,7 +200,7 @@ func renderRemoval(t *Term, rm *hashing.HashRemoval, all bool) {
 		rows = append(rows, []string{h, fpct(v[0]), fpct(v[1])})
 	}
 	fmt.Fprintln(t.Out)
-	fmt.Fprintln(t.Out, t.newTable([]string{"MOVED TO", "RING HASH", "MAGLEV"}, rows, 1, 2))
+	fmt.Fprintln(t.Out, encode.Table(t, []string{"MOVED TO", "RING HASH", "MAGLEV"}, rows, 1, 2))
 	if len(shown) < len(order) {
 		fmt.Fprintln(t.Out, t.Style().Faint(true).Render(fmt.Sprintf("… %d more hosts gain hash space (--all lists every host)", len(order)-len(shown))))
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/lbctl/lbctl/commands/quick"
+	"github.com/lbctl/lbctl/commands/term"
 )
 
 var helpOnce sync.Once
@@ -43,7 +44,7 @@ var repeatable = regexp.MustCompile(` \[ [^\]]*\]`)
 // helpWidthFor is the width help written to w may take (quick.HelpWidth,
 // which the early help answers with too).
 func helpWidthFor(w io.Writer) int {
-	f, _ := unguard(w).(*os.File)
+	f, _ := term.Unguard(w).(*os.File)
 	return quick.HelpWidth(f, env)
 }
 

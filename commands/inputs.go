@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 
 	"github.com/urfave/cli/v3"
 )
@@ -25,7 +26,7 @@ func loadInputs(cmd *cli.Command, files []string) (*config.Config, error) {
 	cfg, err := config.LoadLimited(append(inputs, live...), cmd.String("kind"), limits(cmd))
 	guardSecrets(cmd, cfg)
 	if err != nil {
-		return cfg, inputError(err)
+		return cfg, cmdutil.InputError(err)
 	}
 	return cfg, nil
 }
@@ -63,7 +64,7 @@ func selectClusters(cfg *config.Config, names []string) ([]*config.Cluster, erro
 	for _, n := range names {
 		cl := cfg.Cluster(n)
 		if cl == nil {
-			return nil, usageErrorf("--cluster %q: no such cluster in %s; the clusters are: %s",
+			return nil, cmdutil.UsageErrorf("--cluster %q: no such cluster in %s; the clusters are: %s",
 				n, strings.Join(cfg.Files, ", "), knownClusters(cfg))
 		}
 		out = append(out, cl)

@@ -3,7 +3,6 @@ package commands
 import (
 	"bytes"
 	"fmt"
-	"github.com/lbctl/lbctl/fixtures/gen"
 	"io"
 	"io/fs"
 	"math"
@@ -18,6 +17,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/explain"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/fixtures/gen"
 )
 
 // encodingJSON is what writeOutput writes for every other report: the

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 
 	"github.com/urfave/cli/v3"
 
@@ -68,7 +69,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	}
 	if len(files) == 0 && live == nil {
 		if !stdinHasData(cmd) {
-			return usageErrorf("lint needs a FILE or directory (or - for standard input)")
+			return cmdutil.UsageErrorf("lint needs a FILE or directory (or - for standard input)")
 		}
 		files = []string{"-"}
 	}
@@ -85,7 +86,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if err := writeLint(cmd, findings, cfgs[0].Sources); err != nil {
-		return inputError(err)
+		return cmdutil.InputError(err)
 	}
 	// A file that cannot be read or parsed is an input error (exit 3),
 	// reported on stderr as well as among the findings.
@@ -98,10 +99,10 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		}
 	}
 	if len(fatal) > 0 {
-		return &exitError{code: ExitInput, msg: strings.Join(fatal, "\n")}
+		return cmdutil.InputErrorf("%s", strings.Join(fatal, "\n"))
 	}
 	if lint.Fails(findings, failOn) {
-		return silentExit(ExitFindings)
+		return cmdutil.SilentExit(ExitFindings)
 	}
 	return nil
 }
@@ -116,7 +117,7 @@ func lintOptions(cmd *cli.Command) (lint.Options, lint.Severity, error) {
 	}
 	fc, err := lint.FindConfig(wd)
 	if err != nil {
-		return opts, 0, usageErrorf("%v", err)
+		return opts, 0, cmdutil.UsageErrorf("%v", err)
 	}
 	failOn, target := cmd.String("fail-on"), lintTarget(cmd)
 	if cmd.String("csds") != "" && !cmd.IsSet("target") && !cmd.IsSet("semantics") {
@@ -134,17 +135,17 @@ func lintOptions(cmd *cli.Command) (lint.Options, lint.Severity, error) {
 	for _, d := range cmd.StringSlice("disable") {
 		for _, id := range strings.Split(d, ",") {
 			if lint.Lookup(strings.TrimSpace(id)) == nil {
-				return opts, 0, usageErrorf("--disable %q: no such rule (see lbctl rules)", id)
+				return opts, 0, cmdutil.UsageErrorf("--disable %q: no such rule (see lbctl rules)", id)
 			}
 			opts.Disable = append(opts.Disable, strings.TrimSpace(id))
 		}
 	}
 	sev, ok := lint.ParseSeverity(failOn)
 	if !ok {
-		return opts, 0, usageErrorf("--fail-on %q: expected error, warning, info or none", failOn)
+		return opts, 0, cmdutil.UsageErrorf("--fail-on %q: expected error, warning, info or none", failOn)
 	}
 	if opts.Targets, err = lint.ParseTargets(target); err != nil {
-		return opts, 0, usageErrorf("--target: %v", err)
+		return opts, 0, cmdutil.UsageErrorf("--target: %v", err)
 	}
 	return opts, sev, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/lbctl/lbctl/lint"
 )
@@ -17,7 +18,7 @@ var lintFormats = []string{"text", "json", "sarif", "github"}
 
 // writeFindings writes findings in format; src gives source lines for the
 // text format's snippet, t its colours.
-func writeFindings(t *Term, format string, fs []lint.Finding, src *config.Sources) error {
+func writeFindings(t *term.IO, format string, fs []lint.Finding, src *config.Sources) error {
 	w := t.Out
 	switch format {
 	case "json":
@@ -32,9 +33,9 @@ func writeFindings(t *Term, format string, fs []lint.Finding, src *config.Source
 
 // writeLintText: FILE:LINE:COL: SEVERITY ID message [name], the source line
 // with a caret under the column, and the hint.
-func writeLintText(t *Term, fs []lint.Finding, src *config.Sources) error {
+func writeLintText(t *term.IO, fs []lint.Finding, src *config.Sources) error {
 	var b strings.Builder
-	bold, caret := t.Style().Bold(true), t.Style().Foreground(lipgloss.Color("10")).Bold(true)
+	bold, caret := t.Style().Bold(true), t.Paint(term.Good).Bold(true)
 	for _, f := range fs {
 		fmt.Fprintf(&b, "%s: %s %s %s [%s]\n", bold.Render(config.Escape(f.Pos.String())), severityStyle(t, f.Severity).Render(f.Severity.String()),
 			bold.Render(f.Rule), config.Escape(f.Message), f.Name)
@@ -54,9 +55,9 @@ func writeLintText(t *Term, fs []lint.Finding, src *config.Sources) error {
 
 // severityStyle colours a severity as compilers do: errors red, warnings
 // yellow, information cyan.
-func severityStyle(t *Term, s lint.Severity) lipgloss.Style {
-	c := map[lint.Severity]string{lint.SevError: "9", lint.SevWarning: "11", lint.SevInfo: "14"}[s]
-	return t.Style().Foreground(lipgloss.Color(c)).Bold(true)
+func severityStyle(t *term.IO, s lint.Severity) lipgloss.Style {
+	c := map[lint.Severity]term.Color{lint.SevError: term.Alarm, lint.SevWarning: term.Title, lint.SevInfo: term.Info}[s]
+	return t.Paint(c).Bold(true)
 }
 
 type jsonFinding struct {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 
 	"github.com/urfave/cli/v3"
 )
@@ -39,14 +40,14 @@ func liveInputs(cmd *cli.Command) ([]config.Input, error) {
 	if base := cmd.String("admin"); base != "" {
 		admin, err := config.FetchAdmin(base, opt)
 		if err != nil {
-			return nil, inputError(err)
+			return nil, cmdutil.InputError(err)
 		}
 		ins = append(ins, admin...)
 	}
 	if addr := cmd.String("csds"); addr != "" {
 		in, err := config.FetchCSDS(addr, opt)
 		if err != nil {
-			return nil, inputError(err)
+			return nil, cmdutil.InputError(err)
 		}
 		ins = append(ins, in)
 	}

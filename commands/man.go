@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/lbctl/lbctl/commands/cmdutil"
+
 	"github.com/urfave/cli/v3"
 )
 
@@ -23,7 +25,7 @@ Examples:
   lbctl man > /usr/local/share/man/man1/lbctl.1`,
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
-				return usageErrorf("man: unexpected argument %q", cmd.Args().First())
+				return cmdutil.UsageErrorf("man: unexpected argument %q", cmd.Args().First())
 			}
 			writeMan(cmd.Root().Writer, cmd.Root())
 			return nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/gitrev"
 	"github.com/lbctl/lbctl/lint"
 )
@@ -12,10 +13,10 @@ import (
 func changedLines(rev string) (gitrev.Changes, error) {
 	c, err := gitrev.ChangedLines(rev)
 	if errors.Is(err, gitrev.ErrNotRevision) {
-		return nil, usageErrorf("--new-from-rev %q: %v", rev, err)
+		return nil, cmdutil.UsageErrorf("--new-from-rev %q: %v", rev, err)
 	}
 	if err != nil {
-		return nil, usageErrorf("--new-from-rev %s: %v", rev, err)
+		return nil, cmdutil.UsageErrorf("--new-from-rev %s: %v", rev, err)
 	}
 	return c, nil
 }

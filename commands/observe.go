@@ -8,8 +8,10 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/observe"
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/encode"
+	"github.com/lbctl/lbctl/commands/term"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/urfave/cli/v3"
 )
 
@@ -25,22 +27,22 @@ func runObserve(cmd *cli.Command, cfg *config.Config, report *traffic.Report, wi
 	in, err := config.FetchAdminPath(cmd.String("admin"), "/clusters?format=json",
 		config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout"), MaxBytes: limits(cmd).MaxInput})
 	if err != nil {
-		return inputError(err)
+		return cmdutil.InputError(err)
 	}
 	after, err := config.LoadBytes(in.Path, in.Data, config.KindAdmin)
 	if err != nil {
-		return inputError(err)
+		return cmdutil.InputError(err)
 	}
 	r := observe.Build(report, cfg.LiveHealth, after.LiveHealth, window)
-	return writeOutput(cmd, r, func(t *Term) { renderObserve(t, r) })
+	return writeOutput(cmd, r, func(t *term.IO) { renderObserve(t, r) })
 }
 
-func renderObserve(t *Term, r *observe.Report) {
+func renderObserve(t *term.IO, r *observe.Report) {
 	for i, c := range r.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)
 		}
-		title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(c.Name)
+		title := t.Paint(term.Title).Bold(true).Render(c.Name)
 		fmt.Fprint(t.Out, headline(t, title, []string{c.Policy, strconv.FormatUint(c.Requests, 10) + " requests in " + r.Window})+"\n\n")
 		rows := make([][]string, 0, len(c.Hosts))
 		for _, h := range c.Hosts {
@@ -53,7 +55,7 @@ func renderObserve(t *Term, r *observe.Report) {
 			}
 			rows = append(rows, []string{h.Address, pred, fpct(h.Observed), strconv.FormatUint(h.Requests, 10), z, h.Verdict})
 		}
-		fmt.Fprintln(t.Out, t.newTable([]string{"HOST", "PREDICTED", "OBSERVED", "REQUESTS", "Z", "VERDICT"}, rows, 1, 2, 3, 4))
+		fmt.Fprintln(t.Out, encode.Table(t, []string{"HOST", "PREDICTED", "OBSERVED", "REQUESTS", "Z", "VERDICT"}, rows, 1, 2, 3, 4))
 		renderNotes(t, c.Notes)
 	}
 	renderNotes(t, r.Notes)

@@ -8,12 +8,14 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/term"
 	"github.com/urfave/cli/v3"
 	"go.yaml.in/yaml/v3"
 )
 
 // writeOutput writes v in the -o format: JSON, YAML, or text through render.
-func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
+func writeOutput(cmd *cli.Command, v any, render func(t *term.IO)) error {
 	t := termFor(cmd)
 	switch cmd.String("output") {
 	case "json":
@@ -22,7 +24,7 @@ func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
 		emptySlices(v)
 		return writeYAML(t.Out, v)
 	case "csv":
-		return usageErrorf("-o csv: only lbctl sweep writes CSV")
+		return cmdutil.UsageErrorf("-o csv: only lbctl sweep writes CSV")
 	}
 	if r, ok := v.(*traffic.Report); ok {
 		escapeTrafficStrings(r)
@@ -32,9 +34,7 @@ func writeOutput(cmd *cli.Command, v any, render func(t *Term)) error {
 	if !t.Unicode() {
 		// Notes and decision paths are prose with a few typographic
 		// characters; in a pipe they become ASCII like the tables.
-		plain := *t
-		plain.Out = asciiWriter{t.Out}
-		t = &plain
+		t = t.WithOut(asciiWriter{t.Out})
 	}
 	render(t)
 	return nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/lbctl/lbctl/lbmodel"
 	"github.com/urfave/cli/v3"
@@ -29,7 +30,7 @@ func budgetOrder(cmd *cli.Command) lbmodel.FailOrder {
 // can fail before its traffic moves, it panics, and the cluster (or the
 // aggregate) is in total panic or fails over; under each priority, one
 // line per locality (its hosts failing alone).
-func renderBudgets(t *Term, c traffic.ClusterReport) {
+func renderBudgets(t *term.IO, c traffic.ClusterReport) {
 	var lines []string
 	for _, p := range c.Priorities {
 		if p.Budget != nil {
@@ -76,7 +77,7 @@ func budgetFact(v *int, what string) string {
 // never total panic", after the lead fact (if any) and before the extra
 // ones, broken between facts to fit the terminal (continuations indented
 // under the head).
-func budgetLine(t *Term, head, lead string, b traffic.Budget, extra ...string) string {
+func budgetLine(t *term.IO, head, lead string, b traffic.Budget, extra ...string) string {
 	var facts []string
 	if lead != "" {
 		facts = append(facts, lead)

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/encode"
+	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/charmbracelet/lipgloss"
 )
@@ -14,7 +16,7 @@ import (
 const topHosts = 10
 
 // renderExplain writes the report as terminal sections, one per cluster.
-func renderExplain(t *Term, r *traffic.Report, all bool) {
+func renderExplain(t *term.IO, r *traffic.Report, all bool) {
 	for i, c := range r.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)
@@ -27,15 +29,15 @@ func pct(v int) string { return strconv.Itoa(v) + "%" }
 
 func fpct(v float64) string { return strconv.FormatFloat(v*100, 'f', 2, 64) + "%" }
 
-func yesNo(t *Term, b bool) string {
+func yesNo(t *term.IO, b bool) string {
 	if b {
-		return t.Style().Foreground(lipgloss.Color("9")).Bold(true).Render("PANIC")
+		return t.Paint(term.Alarm).Bold(true).Render("PANIC")
 	}
 	return "no"
 }
 
-func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
-	title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(c.Name)
+func renderCluster(t *term.IO, c traffic.ClusterReport, all bool) {
+	title := t.Paint(term.Title).Bold(true).Render(c.Name)
 	meta := []string{c.LbPolicy}
 	if c.Aggregate == nil {
 		meta = append(meta, fmt.Sprintf("overprovisioning %.2g", float64(c.OverprovisioningFactor)/100))
@@ -43,12 +45,12 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 	meta = append(meta, "panic threshold "+pct(c.PanicThreshold))
 	if c.EndpointsMissing {
 		// Not an outage: the endpoints are elsewhere (a note says where).
-		meta = append(meta, t.Style().Foreground(lipgloss.Color("11")).Render("no endpoints in the input"))
+		meta = append(meta, t.Paint(term.Title).Render("no endpoints in the input"))
 	} else {
 		meta = append(meta, "availability "+pct(c.NormalizedTotalAvailability))
 	}
 	if c.TotalPanic && !c.EndpointsMissing {
-		meta = append(meta, t.Style().Foreground(lipgloss.Color("9")).Bold(true).Render("TOTAL PANIC"))
+		meta = append(meta, t.Paint(term.Alarm).Bold(true).Render("TOTAL PANIC"))
 	}
 	fmt.Fprintln(t.Out, headline(t, title, meta))
 	if c.File != "" {
@@ -73,7 +75,7 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 			if degraded {
 				row = append(row, pct(p.DegradedLoad))
 			}
-			rows = append(rows, append(row, t.bar(load, 10), yesNo(t, p.Panic)))
+			rows = append(rows, append(row, t.Bar(load, 10), yesNo(t, p.Panic)))
 		}
 		headers := []string{"PRIORITY", "HOSTS", "HEALTHY", "EXCLUDED", "HEALTH", "LOAD", "", "PANIC"}
 		right := []int{1, 2, 3, 4, 5}
@@ -82,7 +84,7 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 			right = []int{1, 2, 3, 4, 5, 6, 7}
 		}
 		fmt.Fprintln(t.Out)
-		fmt.Fprintln(t.Out, t.newTable(headers, rows, right...))
+		fmt.Fprintln(t.Out, encode.Table(t, headers, rows, right...))
 		for _, p := range c.Priorities {
 			if len(p.Localities) == 0 {
 				continue
@@ -102,14 +104,14 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 				if weighted {
 					row = append(row, strconv.FormatFloat(l.EffectiveWeight, 'g', 6, 64))
 				}
-				lrows = append(lrows, append(row, fpct(l.Share), t.bar(l.Share, 10)))
+				lrows = append(lrows, append(row, fpct(l.Share), t.Bar(l.Share, 10)))
 			}
 			headers, right := []string{"LOCALITY", "HEALTHY", "SHARE", ""}, []int{1, 2}
 			if weighted {
 				headers, right = []string{"LOCALITY", "WEIGHT", "HEALTHY", "EFFECTIVE", "SHARE", ""}, []int{1, 2, 3, 4}
 			}
 			fmt.Fprintf(t.Out, "\nLocalities of P%d\n", p.Priority)
-			fmt.Fprintln(t.Out, t.newTable(headers, lrows, right...))
+			fmt.Fprintln(t.Out, encode.Table(t, headers, lrows, right...))
 		}
 	}
 	if z := c.ZoneRouting; z != nil {
@@ -135,28 +137,28 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 	}
 }
 
-func renderAggregate(t *Term, a *traffic.AggregateReport) {
+func renderAggregate(t *term.IO, a *traffic.AggregateReport) {
 	rows := make([][]string, 0, len(a.Levels))
 	for i, l := range a.Levels {
 		load := float64(l.HealthyLoad+l.DegradedLoad) / 100
 		child := "no"
 		if l.ChildPanic {
-			child = t.Style().Foreground(lipgloss.Color("9")).Render("panic")
+			child = t.Paint(term.Alarm).Render("panic")
 		}
 		rows = append(rows, []string{strconv.Itoa(i), l.Cluster, "P" + strconv.Itoa(l.Priority), pct(l.Health),
-			pct(l.HealthyLoad + l.DegradedLoad), t.bar(load, 10), yesNo(t, l.Panic), child})
+			pct(l.HealthyLoad + l.DegradedLoad), t.Bar(load, 10), yesNo(t, l.Panic), child})
 	}
 	fmt.Fprintln(t.Out)
-	fmt.Fprintln(t.Out, t.newTable([]string{"LEVEL", "CLUSTER", "PRIORITY", "HEALTH", "LOAD", "", "PANIC", "CHILD PANIC"}, rows, 0, 3, 4))
+	fmt.Fprintln(t.Out, encode.Table(t, []string{"LEVEL", "CLUSTER", "PRIORITY", "HEALTH", "LOAD", "", "PANIC", "CHILD PANIC"}, rows, 0, 3, 4))
 	crow := make([][]string, 0, len(a.ClusterLoad))
 	for _, c := range a.ClusterLoad {
-		crow = append(crow, []string{c.Cluster, pct(c.Load), t.bar(float64(c.Load)/100, 20)})
+		crow = append(crow, []string{c.Cluster, pct(c.Load), t.Bar(float64(c.Load)/100, 20)})
 	}
 	fmt.Fprintln(t.Out)
-	fmt.Fprintln(t.Out, t.newTable([]string{"CHILD CLUSTER", "TRAFFIC", ""}, crow, 1))
+	fmt.Fprintln(t.Out, encode.Table(t, []string{"CHILD CLUSTER", "TRAFFIC", ""}, crow, 1))
 }
 
-func renderHosts(t *Term, hosts []traffic.HostReport, all bool) {
+func renderHosts(t *term.IO, hosts []traffic.HostReport, all bool) {
 	if len(hosts) == 0 {
 		return
 	}
@@ -169,7 +171,7 @@ func renderHosts(t *Term, hosts []traffic.HostReport, all bool) {
 	for _, h := range shown {
 		share, bar := "-", ""
 		if h.Share != nil {
-			share, bar = fpct(*h.Share), t.bar(*h.Share, 10)
+			share, bar = fpct(*h.Share), t.Bar(*h.Share, 10)
 		}
 		row := []string{}
 		if aggregate {
@@ -186,9 +188,9 @@ func renderHosts(t *Term, hosts []traffic.HostReport, all bool) {
 		right = []int{5, 6}
 	}
 	fmt.Fprintln(t.Out)
-	fmt.Fprintln(t.Out, t.newTable(headers, rows, right...))
+	fmt.Fprintln(t.Out, encode.Table(t, headers, rows, right...))
 	if len(shown) < len(hosts) {
-		fmt.Fprintln(t.Out, t.Style().Faint(true).Render(fmt.Sprintf("%s %d more hosts (--all lists every host)", t.ellipsis(), len(hosts)-len(shown))))
+		fmt.Fprintln(t.Out, t.Style().Faint(true).Render(fmt.Sprintf("%s %d more hosts (--all lists every host)", t.Ellipsis(), len(hosts)-len(shown))))
 	}
 }
 
@@ -233,11 +235,11 @@ func wrap(s string, width int, indent string) string {
 	return b.String()
 }
 
-// headline writes a cluster's name and its facts separated by t.sep(),
+// headline writes a cluster's name and its facts separated by t.Sep(),
 // breaking between facts (never inside one) so that the line is not
 // wrapped by an 80-column terminal in the middle of a number.
-func headline(t *Term, title string, facts []string) string {
-	sep := t.sep()
+func headline(t *term.IO, title string, facts []string) string {
+	sep := t.Sep()
 	faint := t.Style().Faint(true)
 	var b strings.Builder
 	b.WriteString(title)

@@ -7,6 +7,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/term"
 	"github.com/lbctl/lbctl/lint"
 )
 
@@ -46,7 +48,7 @@ func docOf(r *lint.Rule) ruleDoc {
 
 func runRules(_ context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() > 1 {
-		return usageErrorf("rules takes at most one rule ID or name")
+		return cmdutil.UsageErrorf("rules takes at most one rule ID or name")
 	}
 	var rules []*lint.Rule
 	if key := cmd.Args().First(); key != "" {
@@ -56,7 +58,7 @@ func runRules(_ context.Context, cmd *cli.Command) error {
 			for _, r := range lint.Rules() {
 				names = append(names, r.ID, r.Name)
 			}
-			return usageErrorf("no rule %q%s (see lbctl rules)", key, didYouMean(key, names))
+			return cmdutil.UsageErrorf("no rule %q%s (see lbctl rules)", key, cmdutil.DidYouMean(key, names))
 		}
 		rules = []*lint.Rule{r}
 	} else {
@@ -66,7 +68,7 @@ func runRules(_ context.Context, cmd *cli.Command) error {
 	for _, r := range rules {
 		docs["rules"] = append(docs["rules"], docOf(r))
 	}
-	return writeOutput(cmd, docs, func(t *Term) {
+	return writeOutput(cmd, docs, func(t *term.IO) {
 		id := t.Style().Bold(true)
 		if cmd.Args().Len() == 1 {
 			r := rules[0]
@@ -83,7 +85,7 @@ func runRules(_ context.Context, cmd *cli.Command) error {
 	})
 }
 
-func severities(t *Term, r *lint.Rule) string {
+func severities(t *term.IO, r *lint.Rule) string {
 	var parts []string
 	for _, tg := range []lint.Target{lint.TargetEnvoy, lint.TargetGRPC} {
 		if s, ok := r.Severity[tg]; ok {

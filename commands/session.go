@@ -9,8 +9,10 @@ import (
 	"github.com/lbctl/lbctl/analyze/grpc"
 	"github.com/lbctl/lbctl/analyze/model"
 	envoysession "github.com/lbctl/lbctl/analyze/session"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/encode"
+	"github.com/lbctl/lbctl/commands/term"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/urfave/cli/v3"
 
 	"github.com/lbctl/lbctl/lbmodel"
@@ -64,25 +66,25 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 	for _, s := range cmd.StringSlice("state") {
 		i := strings.LastIndexByte(s, '=')
 		if i <= 0 {
-			return usageErrorf("--state %q: expected ADDRESS=READY|IDLE|CONNECTING|TRANSIENT_FAILURE|NONE", s)
+			return cmdutil.UsageErrorf("--state %q: expected ADDRESS=READY|IDLE|CONNECTING|TRANSIENT_FAILURE|NONE", s)
 		}
 		st, err := lbmodel.ParseConnectivity(s[i+1:])
 		if err != nil {
-			return usageErrorf("--state %q: %v", s, err)
+			return cmdutil.UsageErrorf("--state %q: %v", s, err)
 		}
 		opt.States[s[:i]] = st
 	}
 	for _, s := range cmd.StringSlice("ready") {
 		o, err := grpc.ParseReady(s)
 		if err != nil {
-			return usageErrorf("%v", err)
+			return cmdutil.UsageErrorf("%v", err)
 		}
 		opt.Ready = append(opt.Ready, o)
 	}
 	for _, s := range cmd.StringSlice("set-health") {
 		o, err := model.ParseHealthOverride(s)
 		if err != nil {
-			return usageErrorf("%v", err)
+			return cmdutil.UsageErrorf("%v", err)
 		}
 		opt.SetHealth = append(opt.SetHealth, o)
 	}
@@ -92,7 +94,7 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 	}
 	for _, o := range opt.Ready {
 		if cfg.Cluster(o.Cluster) == nil {
-			return usageErrorf("--ready %s: no such cluster", o.Spec)
+			return cmdutil.UsageErrorf("--ready %s: no such cluster", o.Spec)
 		}
 	}
 	if cmd.String("grpc-impl") == "go" {
@@ -109,9 +111,9 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 			pos = cfg.Sources.Pos(cl.Proto).String() + ": "
 		}
 		if strings.HasPrefix(err.Error(), "--") || strings.Contains(err.Error(), "aggregate cluster") {
-			return usageErrorf("%v", err)
+			return cmdutil.UsageErrorf("%v", err)
 		}
-		return inputError(fmt.Errorf("%scluster %q: %w", pos, cl.Name(), err))
+		return cmdutil.InputError(fmt.Errorf("%scluster %q: %w", pos, cl.Name(), err))
 	}
 	return writeSession(cmd, cfg, cl, opt, rep)
 }
@@ -128,11 +130,11 @@ func writeSession(cmd *cli.Command, cfg *config.Config, cl *config.Cluster, opt 
 	if cmd.String("semantics") != "grpc" {
 		env, err := envoysession.Envoy(cfg, cl, opt.Cookie, opt.Options)
 		if err != nil {
-			return inputError(err)
+			return cmdutil.InputError(err)
 		}
 		out.Envoy = env
 	}
-	return writeOutput(cmd, out, func(t *Term) {
+	return writeOutput(cmd, out, func(t *term.IO) {
 		renderSession(t, rep)
 		if out.Envoy != nil {
 			renderEnvoySession(t, out.Envoy)
@@ -141,8 +143,8 @@ func writeSession(cmd *cli.Command, cfg *config.Config, cl *config.Cluster, opt 
 }
 
 // renderEnvoySession writes Envoy's answer below gRPC's.
-func renderEnvoySession(t *Term, r *envoysession.Report) {
-	res := t.Style().Bold(true).Foreground(lipglossColor(r.Result)).Render(strings.ToUpper(r.Result))
+func renderEnvoySession(t *term.IO, r *envoysession.Report) {
+	res := t.Paint(resultColor(r.Result)).Bold(true).Render(strings.ToUpper(r.Result))
 	filter := "no stateful_session filter loaded"
 	switch {
 	case r.Filter != "" && r.Strict:
@@ -159,12 +161,12 @@ func renderEnvoySession(t *Term, r *envoysession.Report) {
 	renderNotes(t, r.Notes)
 }
 
-func renderSession(t *Term, r *grpc.SessionReport) {
+func renderSession(t *term.IO, r *grpc.SessionReport) {
 	host := "-"
 	if r.Host != nil {
 		host = *r.Host
 	}
-	res := t.Style().Bold(true).Foreground(lipglossColor(r.Result)).Render(strings.ToUpper(r.Result))
+	res := t.Paint(resultColor(r.Result)).Bold(true).Render(strings.ToUpper(r.Result))
 	fmt.Fprintf(t.Out, "%s  %s", t.Style().Bold(true).Render(r.Cluster), res)
 	if r.Host != nil {
 		fmt.Fprintf(t.Out, " %s", host)
@@ -174,24 +176,24 @@ func renderSession(t *Term, r *grpc.SessionReport) {
 	}
 	fmt.Fprintln(t.Out)
 	fmt.Fprintln(t.Out, wrap(r.Reason, t.Width, ""))
-	fmt.Fprintf(t.Out, "override_host_status [%s]%sidle_timeout %s\n", strings.Join(r.OverrideHostStatus, ", "), t.sep(), r.IdleTimeout)
+	fmt.Fprintf(t.Out, "override_host_status [%s]%sidle_timeout %s\n", strings.Join(r.OverrideHostStatus, ", "), t.Sep(), r.IdleTimeout)
 	rows := make([][]string, 0, len(r.Endpoints))
 	for _, e := range r.Endpoints {
 		rows = append(rows, []string{e.Address, "P" + fmt.Sprint(e.Priority), e.Health, e.State})
 	}
 	fmt.Fprintln(t.Out)
-	fmt.Fprintln(t.Out, t.newTable([]string{"ENDPOINT", "PRIORITY", "HEALTH", "SUBCHANNEL"}, rows))
+	fmt.Fprintln(t.Out, encode.Table(t, []string{"ENDPOINT", "PRIORITY", "HEALTH", "SUBCHANNEL"}, rows))
 	renderNotes(t, r.Notes)
 }
 
-// lipglossColor colours a session result: pick green, queue yellow,
+// resultColor colours a session result: pick green, queue yellow,
 // delegate blue.
-func lipglossColor(result string) lipgloss.Color {
+func resultColor(result string) term.Color {
 	switch result {
 	case "pick":
-		return lipgloss.Color("10")
+		return term.Good
 	case "queue":
-		return lipgloss.Color("11")
+		return term.Title
 	}
-	return lipgloss.Color("12")
+	return term.Heading
 }

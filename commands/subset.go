@@ -8,6 +8,8 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/subset"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/term"
 
 	"encoding/json"
 	"github.com/urfave/cli/v3"
@@ -50,7 +52,7 @@ Examples:
 func runSubset(ctx context.Context, cmd *cli.Command) error {
 	name := cmd.String("cluster")
 	if name == "" {
-		return usageErrorf("subset: --cluster NAME is required")
+		return cmdutil.UsageErrorf("subset: --cluster NAME is required")
 	}
 	match, err := parseMatches(cmd.StringSlice("match"))
 	if err != nil {
@@ -68,16 +70,16 @@ func runSubset(ctx context.Context, cmd *cli.Command) error {
 		}
 	}
 	if errs := probs.Errors(); len(errs) > 0 {
-		return inputError(errs)
+		return cmdutil.InputError(errs)
 	}
 	var re *subset.RouteError
 	switch {
 	case errors.As(err, &re), errors.Is(err, subset.ErrNoSubsetConfig):
-		return usageErrorf("%v", err)
+		return cmdutil.UsageErrorf("%v", err)
 	case err != nil:
-		return usageErrorf("%v", err)
+		return cmdutil.UsageErrorf("%v", err)
 	}
-	return writeOutput(cmd, report, func(t *Term) { renderSubset(t, report) })
+	return writeOutput(cmd, report, func(t *term.IO) { renderSubset(t, report) })
 }
 
 // parseMatches reads --match flags. KEY=VALUE gives the string VALUE (one
@@ -97,20 +99,20 @@ func parseMatches(flags []string) (map[string]any, error) {
 			key = f[:i-1]
 		}
 		if i <= 0 || key == "" {
-			return nil, usageErrorf("--match %q: expected KEY=VALUE or KEY:=JSON, e.g. stage=prod or replicas:=3", f)
+			return nil, cmdutil.UsageErrorf("--match %q: expected KEY=VALUE or KEY:=JSON, e.g. stage=prod or replicas:=3", f)
 		}
 		if _, dup := out[key]; dup {
-			return nil, usageErrorf("--match %q: key %q is given twice", f, key)
+			return nil, cmdutil.UsageErrorf("--match %q: key %q is given twice", f, key)
 		}
 		var v any = unquote(text)
 		if typed {
 			if err := json.Unmarshal([]byte(text), &v); err != nil {
-				return nil, usageErrorf("--match %q: value is not JSON: %v", f, err)
+				return nil, cmdutil.UsageErrorf("--match %q: value is not JSON: %v", f, err)
 			}
 		}
 		n, err := lbmodel.NormalizeValue(v)
 		if err != nil {
-			return nil, usageErrorf("--match %q: %v", f, err)
+			return nil, cmdutil.UsageErrorf("--match %q: %v", f, err)
 		}
 		out[key] = n
 	}

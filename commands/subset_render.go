@@ -7,16 +7,16 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/subset"
-
-	"github.com/charmbracelet/lipgloss"
+	"github.com/lbctl/lbctl/commands/encode"
+	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // renderSubset writes the subsets as a table, then each evaluation's
 // decision path and result.
-func renderSubset(t *Term, r *subset.SubsetReport) {
-	title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(r.Cluster)
+func renderSubset(t *term.IO, r *subset.SubsetReport) {
+	title := t.Paint(term.Title).Bold(true).Render(r.Cluster)
 	meta := []string{"subsets of " + r.LbPolicy, "fallback " + r.FallbackPolicy}
 	if r.DefaultSubset != nil {
 		meta = append(meta, "default subset "+criteriaText(r.DefaultSubset.Values))
@@ -38,7 +38,7 @@ func renderSubset(t *Term, r *subset.SubsetReport) {
 	if len(rows) == 0 {
 		fmt.Fprintln(t.Out, "no host carries every key of any selector: there are no subsets")
 	} else {
-		fmt.Fprintln(t.Out, t.newTable([]string{"SUBSET", "HOSTS", "MEMBERS", "FROM"}, rows, 1))
+		fmt.Fprintln(t.Out, encode.Table(t, []string{"SUBSET", "HOSTS", "MEMBERS", "FROM"}, rows, 1))
 	}
 
 	if len(r.Routes) == 0 {
@@ -50,7 +50,7 @@ func renderSubset(t *Term, r *subset.SubsetReport) {
 		fmt.Fprintln(t.Out)
 		head := "route " + rr.Route
 		if rr.WeightedCluster != nil {
-			head += t.sep() + fmt.Sprintf("weighted cluster %d (weight %d, %s of the route's requests)", *rr.WeightedCluster, rr.Weight, fpct(rr.TrafficShare))
+			head += t.Sep() + fmt.Sprintf("weighted cluster %d (weight %d, %s of the route's requests)", *rr.WeightedCluster, rr.Weight, fpct(rr.TrafficShare))
 		}
 		fmt.Fprintln(t.Out, t.Style().Bold(true).Render(head))
 		fmt.Fprintf(t.Out, "  route criteria %s, weighted cluster criteria %s\n", criteriaText(rr.RouteMatch), criteriaText(rr.ClusterMatch))
@@ -59,7 +59,7 @@ func renderSubset(t *Term, r *subset.SubsetReport) {
 }
 
 // renderDecision prints the decision path and where the request goes.
-func renderDecision(t *Term, head string, res subset.SubsetResult) {
+func renderDecision(t *term.IO, head string, res subset.SubsetResult) {
 	fmt.Fprintln(t.Out, t.Style().Bold(true).Render(head))
 	for _, s := range res.Steps {
 		fmt.Fprintln(t.Out, "  "+s)
@@ -70,7 +70,7 @@ func renderDecision(t *Term, head string, res subset.SubsetResult) {
 	}
 	hosts := strings.Join(res.Hosts, ", ")
 	if len(res.Hosts) == 0 {
-		hosts = t.Style().Foreground(lipgloss.Color("9")).Bold(true).Render("no host: the request fails")
+		hosts = t.Paint(term.Alarm).Bold(true).Render("no host: the request fails")
 	}
 	fmt.Fprintf(t.Out, "  → %s: %s\n", verdict, hosts)
 	if res.NoHealthyHosts && len(res.Hosts) > 0 {
@@ -78,7 +78,7 @@ func renderDecision(t *Term, head string, res subset.SubsetResult) {
 		if res.Source == "subset" {
 			msg += "; a matched subset never falls back"
 		}
-		fmt.Fprintln(t.Out, t.Style().Foreground(lipgloss.Color("9")).Render(msg))
+		fmt.Fprintln(t.Out, t.Paint(term.Alarm).Render(msg))
 	}
 	fmt.Fprintln(t.Out, "  "+res.Reason)
 	for _, n := range res.Notes {

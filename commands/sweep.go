@@ -10,6 +10,8 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/sweep"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/urfave/cli/v3"
 	"go.yaml.in/yaml/v3"
@@ -58,23 +60,23 @@ func sweepOptions(cmd *cli.Command) (sweep.Options, error) {
 	if p := cmd.String("priority"); p != "" {
 		v, err := sweep.ParsePriority(p)
 		if err != nil {
-			return opt, usageErrorf("--priority: %v", err)
+			return opt, cmdutil.UsageErrorf("--priority: %v", err)
 		}
 		opt.Priority = v
 	}
 	if g := cmd.String("grid"); g != "" {
 		opt.Grid = strings.Split(g, ",")
 		if len(opt.Grid) != 2 || cmd.String("priority") != "" || opt.Child != "" {
-			return opt, usageErrorf("--grid %q: expected two levels, e.g. --grid 0,1, and no --priority or --child", g)
+			return opt, cmdutil.UsageErrorf("--grid %q: expected two levels, e.g. --grid 0,1, and no --priority or --child", g)
 		}
 		if cmd.String("svg") != "" {
-			return opt, usageErrorf("--svg draws a one-level sweep; it cannot be combined with --grid")
+			return opt, cmdutil.UsageErrorf("--svg draws a one-level sweep; it cannot be combined with --grid")
 		}
 	}
 	for _, s := range cmd.StringSlice("set-health") {
 		o, err := model.ParseHealthOverride(s)
 		if err != nil {
-			return opt, usageErrorf("%v", err)
+			return opt, cmdutil.UsageErrorf("%v", err)
 		}
 		opt.Model.SetHealth = append(opt.Model.SetHealth, o)
 	}
@@ -84,7 +86,7 @@ func sweepOptions(cmd *cli.Command) (sweep.Options, error) {
 func runSweep(ctx context.Context, cmd *cli.Command) error {
 	name := cmd.String("cluster")
 	if name == "" {
-		return usageErrorf("sweep: --cluster NAME is required")
+		return cmdutil.UsageErrorf("sweep: --cluster NAME is required")
 	}
 	opt, err := sweepOptions(cmd)
 	if err != nil {
@@ -96,26 +98,26 @@ func runSweep(ctx context.Context, cmd *cli.Command) error {
 	}
 	for _, o := range opt.Model.SetHealth {
 		if cfg.Cluster(o.Cluster) == nil {
-			return usageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, knownClusters(cfg))
+			return cmdutil.UsageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, knownClusters(cfg))
 		}
 	}
 	s, err := sweep.Build(cfg, cl, opt)
 	var ue *model.UsageError
 	switch {
 	case errors.As(err, &ue):
-		return usageErrorf("%v", err)
+		return cmdutil.UsageErrorf("%v", err)
 	case err != nil:
-		return inputError(err)
+		return cmdutil.InputError(err)
 	}
 	if path := cmd.String("svg"); path != "" {
 		if err := os.WriteFile(path, []byte(sweepSVG(s)), 0o644); err != nil {
-			return inputError(err)
+			return cmdutil.InputError(err)
 		}
 	}
 	if cmd.String("output") == "csv" {
 		w := csv.NewWriter(cmd.Root().Writer)
 		if err := w.WriteAll(s.CSV()); err != nil {
-			return inputError(err)
+			return cmdutil.InputError(err)
 		}
 		return nil
 	}
@@ -125,11 +127,11 @@ func runSweep(ctx context.Context, cmd *cli.Command) error {
 		emptySlices(&s)
 		n, err := yamlFromJSON(s)
 		if err != nil {
-			return inputError(err)
+			return cmdutil.InputError(err)
 		}
 		return writeYAML(cmd.Root().Writer, n)
 	}
-	return writeOutput(cmd, &s, func(t *Term) { renderSweep(t, s) })
+	return writeOutput(cmd, &s, func(t *term.IO) { renderSweep(t, s) })
 }
 
 // yamlFromJSON is v's JSON form as a YAML node, keys in JSON order.

@@ -7,14 +7,13 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/lbctl/lbctl/commands/term"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
-// chartColors is the Okabe–Ito palette, distinguishable with the common
-// colour-vision deficiencies; chartFills tell the series apart without
-// colour (NO_COLOR, pipes).
+// chartFills tell the series apart without colour (NO_COLOR, pipes);
+// term.Chart colours them.
 var (
-	chartColors     = []string{"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"}
 	chartFills      = []string{"█", "▓", "▒", "░", "▞", "▚", "▤", "▥"}
 	chartFillsASCII = []string{"#", "=", "+", ":", "%", "@", "*", "~"}
 )
@@ -22,7 +21,7 @@ var (
 // sweepChart draws one horizontal stacked bar per row: each series'
 // share of the bar is its load, so the bars show traffic moving between
 // levels as health falls.
-func sweepChart(t *Term, s lbmodel.Sweep, ser []series) string {
+func sweepChart(t *term.IO, s lbmodel.Sweep, ser []series) string {
 	fills := chartFillsASCII
 	if t.Unicode() {
 		fills = chartFills
@@ -32,7 +31,7 @@ func sweepChart(t *Term, s lbmodel.Sweep, ser []series) string {
 		width = max(10, min(width, t.Width-20))
 	}
 	style := func(i int) lipgloss.Style {
-		return t.Style().Foreground(lipgloss.Color(chartColors[i%len(chartColors)]))
+		return t.Paint(term.Chart[i%len(term.Chart)])
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Load by health of %s\n", variedName(s, s.Varied))
@@ -49,7 +48,7 @@ func sweepChart(t *Term, s lbmodel.Sweep, ser []series) string {
 		}
 		b.WriteString(strings.Repeat(" ", max(0, width-end)))
 		if row.TotalPanic {
-			b.WriteString(" " + t.Style().Foreground(lipgloss.Color("9")).Render("total panic"))
+			b.WriteString(" " + t.Paint(term.Alarm).Render("total panic"))
 		}
 		b.WriteString("\n")
 	}

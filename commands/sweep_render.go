@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbctl/lbctl/commands/encode"
+	"github.com/lbctl/lbctl/commands/term"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -77,7 +79,7 @@ func panicLevels(r lbmodel.SweepRow) string {
 
 // renderSweep writes a one-level sweep as a table and a stacked bar
 // chart, a grid as a matrix of loads.
-func renderSweep(t *Term, s lbmodel.Sweep) {
+func renderSweep(t *term.IO, s lbmodel.Sweep) {
 	title := t.Style().Bold(true).Render(s.Cluster)
 	facts := []string{"varying " + variedName(s, s.Varied)}
 	if s.Grid != nil {
@@ -106,7 +108,7 @@ func renderSweep(t *Term, s lbmodel.Sweep) {
 		}
 		rows = append(rows, append(row, panicLevels(r), yesNo(t, r.TotalPanic)))
 	}
-	fmt.Fprintln(t.Out, t.newTable(headers, rows, right...))
+	fmt.Fprintln(t.Out, encode.Table(t, headers, rows, right...))
 	fmt.Fprintln(t.Out)
 	fmt.Fprint(t.Out, sweepChart(t, s, ser))
 	if s.Rows[0].Hosts != nil {
@@ -116,7 +118,7 @@ func renderSweep(t *Term, s lbmodel.Sweep) {
 
 // renderSweepGrid writes a matrix: a row per healthy count of the first
 // level, a column per count of the second, each cell the stacked loads.
-func renderSweepGrid(t *Term, s lbmodel.Sweep) {
+func renderSweepGrid(t *term.IO, s lbmodel.Sweep) {
 	ser := sweepSeries(s)
 	var cols []int
 	for _, r := range s.Rows {
@@ -148,7 +150,7 @@ func renderSweepGrid(t *Term, s lbmodel.Sweep) {
 		}
 		rows = append(rows, row)
 	}
-	fmt.Fprintln(t.Out, t.newTable(headers, rows, right...))
+	fmt.Fprintln(t.Out, encode.Table(t, headers, rows, right...))
 	names := make([]string, len(ser))
 	for i, se := range ser {
 		names[i] = se.name
@@ -158,7 +160,7 @@ func renderSweepGrid(t *Term, s lbmodel.Sweep) {
 }
 
 // renderSweepHosts lists every host with a share at each step.
-func renderSweepHosts(t *Term, s lbmodel.Sweep) {
+func renderSweepHosts(t *term.IO, s lbmodel.Sweep) {
 	var rows [][]string
 	for _, r := range s.Rows {
 		st := r.Steps[0]
@@ -170,10 +172,10 @@ func renderSweepHosts(t *Term, s lbmodel.Sweep) {
 			if h.Cluster != "" {
 				name = h.Cluster + " " + name
 			}
-			rows = append(rows, []string{fmt.Sprintf("%d/%d", st.Healthy, st.Total), name, fpct(h.Share), t.bar(h.Share, 10)})
+			rows = append(rows, []string{fmt.Sprintf("%d/%d", st.Healthy, st.Total), name, fpct(h.Share), t.Bar(h.Share, 10)})
 		}
 	}
 	fmt.Fprintln(t.Out)
-	fmt.Fprintln(t.Out, t.newTable([]string{"HEALTHY", "HOST", "SHARE", ""}, rows, 0, 2))
+	fmt.Fprintln(t.Out, encode.Table(t, []string{"HEALTHY", "HOST", "SHARE", ""}, rows, 0, 2))
 	fmt.Fprintln(t.Out, t.Style().Faint(true).Render("hosts with no traffic at a step are left out; -o json lists every host"))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/term"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -68,7 +69,7 @@ func sweepSVG(s lbmodel.Sweep) string {
 			bottom = append(bottom, fmt.Sprintf("%.1f,%.1f", x(s.Rows[r].Steps[0].Health), y(lower[r])))
 		}
 		fmt.Fprintf(&b, `<polygon class="series" data-series="%s" fill="%s" points="%s"><title>%s</title></polygon>`+"\n",
-			esc(se.name), chartColors[i%len(chartColors)], strings.Join(append(top, bottom...), " "), esc(se.name))
+			esc(se.name), term.Chart[i%len(term.Chart)], strings.Join(append(top, bottom...), " "), esc(se.name))
 		lower = upper
 	}
 	b.WriteString("</g>\n")
@@ -105,7 +106,7 @@ func sweepSVG(s lbmodel.Sweep) string {
 	for i := len(ser) - 1; i >= 0; i-- {
 		ly := svgTop + 10 + (len(ser)-1-i)*22
 		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="14" height="14" fill="%s"/><text x="%d" y="%d">%s</text>`+"\n",
-			lx, ly, chartColors[i%len(chartColors)], lx+20, ly+12, esc(ser[i].name))
+			lx, ly, term.Chart[i%len(term.Chart)], lx+20, ly+12, esc(ser[i].name))
 	}
 	b.WriteString("</g>\n</svg>\n")
 	return b.String()

@@ -15,6 +15,8 @@ import (
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/analyze/watch"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/urfave/cli/v3"
 )
@@ -37,13 +39,13 @@ func checkWatch(cmd *cli.Command, semantics string) error {
 	}
 	switch {
 	case !live(cmd):
-		return usageErrorf("--watch needs --admin URL or --csds ADDR (it fetches the live state again)")
+		return cmdutil.UsageErrorf("--watch needs --admin URL or --csds ADDR (it fetches the live state again)")
 	case cmd.Duration("observe") > 0:
-		return usageErrorf("--watch and --observe cannot be combined")
+		return cmdutil.UsageErrorf("--watch and --observe cannot be combined")
 	case semantics == "both":
-		return usageErrorf("--watch shows one semantics: give --semantics envoy or grpc")
+		return cmdutil.UsageErrorf("--watch shows one semantics: give --semantics envoy or grpc")
 	case cmd.String("output") != "text" && cmd.String("output") != "json":
-		return usageErrorf("--watch writes text or JSON (the first report, then one JSON object per fetch)")
+		return cmdutil.UsageErrorf("--watch writes text or JSON (the first report, then one JSON object per fetch)")
 	}
 	return nil
 }
@@ -85,14 +87,14 @@ func runExplainWatch(ctx context.Context, cmd *cli.Command, cfg *config.Config, 
 	report, err := buildTraffic(cmd, cfg, clusters, opt, semantics)
 	if err != nil {
 		if semantics == "grpc" {
-			return usageErrorf("%v", err) // --ready problems, as runExplainGRPC
+			return cmdutil.UsageErrorf("%v", err) // --ready problems, as runExplainGRPC
 		}
-		return inputError(err)
+		return cmdutil.InputError(err)
 	}
-	render := func(t *Term) { renderExplain(t, report, cmd.Bool("all")) }
+	render := func(t *term.IO) { renderExplain(t, report, cmd.Bool("all")) }
 	if semantics == "grpc" {
 		g, _ := grpcOptions(cmd, opt) // buildTraffic has checked them
-		render = func(t *Term) { renderExplainGRPC(t, report, g.Impl, cmd.Bool("all")) }
+		render = func(t *term.IO) { renderExplainGRPC(t, report, g.Impl, cmd.Bool("all")) }
 	}
 	return runWatch(ctx, cmd, report, render, func() (*traffic.Report, error) { return explainSnapshot(cmd, opt, semantics) })
 }
@@ -101,7 +103,7 @@ func runExplainWatch(ctx context.Context, cmd *cli.Command, cfg *config.Config, 
 // and prints what changed since the last fetch that worked, until ctx ends
 // (Ctrl-C). A failed fetch is reported and the watch goes on: the proxy may
 // be restarting.
-func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, render func(*Term), snapshot func() (*traffic.Report, error)) error {
+func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, render func(*term.IO), snapshot func() (*traffic.Report, error)) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	if err := writeOutput(cmd, first, render); err != nil {
@@ -169,7 +171,7 @@ func watchLoop(ctx context.Context, every time.Duration, rounds int, first *traf
 }
 
 // renderFetch writes "[15:04:05Z] fetch 2: 1 change" and one line per change.
-func renderFetch(t *Term, f watch.Fetch) {
+func renderFetch(t *term.IO, f watch.Fetch) {
 	stamp := f.Time
 	if tm, err := time.Parse(time.RFC3339, f.Time); err == nil {
 		stamp = tm.Format("15:04:05Z")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 )
 
 // checkWhatIf rejects what-if inputs that name nothing in the
@@ -13,7 +14,7 @@ import (
 // question the user did not ask (contract: usage error, exit 2).
 func checkWhatIf(cfg *config.Config, opt model.Options) error {
 	if n := opt.LocalCluster; n != "" && cfg.Cluster(n) == nil {
-		return usageErrorf("--local-cluster %q: no such cluster%s", n, nearestOf(n, cfg.ClusterNames(), "cluster"))
+		return cmdutil.UsageErrorf("--local-cluster %q: no such cluster%s", n, nearestOf(n, cfg.ClusterNames(), "cluster"))
 	}
 	if len(opt.ActiveRequests)+len(opt.HostAges)+len(opt.HostWeights) == 0 {
 		return nil
@@ -21,17 +22,17 @@ func checkWhatIf(cfg *config.Config, opt model.Options) error {
 	hosts := hostAddresses(cfg)
 	for _, a := range sortedKeys(opt.ActiveRequests) {
 		if !hosts[a] {
-			return usageErrorf("--active-requests %s=%d: no host %s in any cluster%s", a, opt.ActiveRequests[a], a, nearestOf(a, keys(hosts), "host"))
+			return cmdutil.UsageErrorf("--active-requests %s=%d: no host %s in any cluster%s", a, opt.ActiveRequests[a], a, nearestOf(a, keys(hosts), "host"))
 		}
 	}
 	for _, a := range sortedKeys(opt.HostAges) {
 		if !hosts[a] {
-			return usageErrorf("--host-age %s=%s: no host %s in any cluster%s", a, opt.HostAges[a], a, nearestOf(a, keys(hosts), "host"))
+			return cmdutil.UsageErrorf("--host-age %s=%s: no host %s in any cluster%s", a, opt.HostAges[a], a, nearestOf(a, keys(hosts), "host"))
 		}
 	}
 	for _, a := range sortedKeys(opt.HostWeights) {
 		if !hosts[a] {
-			return usageErrorf("--host-weight %s=%d: no host %s in any cluster%s", a, opt.HostWeights[a], a, nearestOf(a, keys(hosts), "host"))
+			return cmdutil.UsageErrorf("--host-weight %s=%d: no host %s in any cluster%s", a, opt.HostWeights[a], a, nearestOf(a, keys(hosts), "host"))
 		}
 	}
 	return nil
@@ -70,7 +71,7 @@ func nearestOf(v string, valid []string, kind string) string {
 	}
 	best, bestD := "", 1<<30
 	for _, c := range valid {
-		if d := editDistance(v, c); d < bestD || d == bestD && c < best {
+		if d := cmdutil.EditDistance(v, c); d < bestD || d == bestD && c < best {
 			best, bestD = c, d
 		}
 	}

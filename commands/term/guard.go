@@ -1,4 +1,4 @@
-package commands
+package term
 
 import (
 	"encoding/json"
@@ -8,15 +8,14 @@ import (
 	"sync"
 
 	"github.com/lbctl/lbctl/analyze/config"
-	"github.com/urfave/cli/v3"
 )
 
-// guard is the last gate before bytes leave lbctl, on stdout and stderr
+// Guard is the last gate before bytes leave lbctl, on stdout and stderr
 // alike (gh's iostreams/untrusted.go has the same job): it redacts every
 // secret value the loaded configuration holds and escapes control
 // characters, whatever code path printed them. Renderers escape and mask
 // at the source too; the guard is what makes "never" hold.
-type guard struct {
+type Guard struct {
 	w io.Writer
 	// ansi lets lbctl's own colour (SGR) and line-erase sequences and \r
 	// through: set when colour is on or the writer is a terminal.
@@ -28,27 +27,26 @@ type guard struct {
 	rep     *strings.Replacer
 }
 
-func newGuard(w io.Writer) *guard {
-	g := &guard{w: w}
-	g.ansi = isTerminal(w)
-	return g
+// NewGuard wraps w; a terminal's own escape sequences are let through.
+func NewGuard(w io.Writer) *Guard {
+	return &Guard{w: w, ansi: IsTerminal(w)}
 }
 
-// allowANSI lets lbctl's own colour through (Write reads ansi under mu).
-func (g *guard) allowANSI() {
+// AllowANSI lets lbctl's own colour through (Write reads ansi under mu).
+func (g *Guard) AllowANSI() {
 	g.mu.Lock()
 	g.ansi = true
 	g.mu.Unlock()
 }
 
-// redacted stands in for a secret value.
-const redacted = "[redacted]"
+// Redacted stands in for a secret value.
+const Redacted = "[redacted]"
 
-func (g *guard) Write(p []byte) (int, error) {
+func (g *Guard) Write(p []byte) (int, error) {
 	g.mu.Lock()
 	rep, ansi := g.rep, g.ansi
 	g.mu.Unlock()
-	if rep == nil && plainOutput(p) {
+	if rep == nil && Plain(p) {
 		// Nothing to redact or escape (most output): no copy, no rescan.
 		if _, err := g.w.Write(p); err != nil {
 			return 0, err
@@ -59,14 +57,14 @@ func (g *guard) Write(p []byte) (int, error) {
 	if rep != nil {
 		s = rep.Replace(s)
 	}
-	if _, err := io.WriteString(g.w, escapeOutput(s, ansi)); err != nil {
+	if _, err := io.WriteString(g.w, Escape(s, ansi)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
-// addSecrets registers values never to print.
-func (g *guard) addSecrets(vals []string) {
+// AddSecrets registers values never to print.
+func (g *Guard) AddSecrets(vals []string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	seen := map[string]bool{}
@@ -86,12 +84,12 @@ func (g *guard) addSecrets(vals []string) {
 	slices.SortStableFunc(g.secrets, func(a, b string) int { return len(b) - len(a) })
 	pairs := make([]string, 0, 2*len(g.secrets))
 	for _, s := range g.secrets {
-		pairs = append(pairs, s, redacted)
+		pairs = append(pairs, s, Redacted)
 	}
 	g.rep = strings.NewReplacer(pairs...)
 }
 
-// plainByte marks the bytes escapeOutput passes through whatever follows
+// plainByte marks the bytes Escape passes through whatever follows
 // them: printable ASCII, newline, tab, and lead bytes below 0xc2 (which
 // no C1 or bidi control starts with).
 var plainByte = func() (t [256]bool) {
@@ -101,10 +99,10 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
-// plainOutput reports whether escapeOutput would return p unchanged (a
+// Plain reports whether Escape would return p unchanged (a
 // conservative test: \r and ESC take the full path). A multi-byte
-// character is judged as escapeOutput judges it.
-func plainOutput(p []byte) bool {
+// character is judged as Escape judges it.
+func Plain(p []byte) bool {
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		if plainByte[c] {
@@ -125,11 +123,11 @@ func plainOutput(p []byte) bool {
 	return true
 }
 
-// escapeOutput escapes control characters except newline and tab (DEL as
+// Escape escapes control characters except newline and tab (DEL as
 // \u007f, the spelling valid in JSON too); with ansi, also \r and
 // well-formed CSI sequences ending in m (colour) or K (erase line), which
 // are what lbctl itself writes.
-func escapeOutput(s string, ansi bool) string {
+func Escape(s string, ansi bool) string {
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(s); i++ {
@@ -175,7 +173,7 @@ func escapeOutput(s string, ansi bool) string {
 	return b.String()
 }
 
-// escapesChar says whether escapeOutput escapes the multi-byte character
+// escapesChar says whether Escape escapes the multi-byte character
 // ch: only C1 and bidi controls, which config.Escape spells \uXXXX.
 func escapesChar(ch string) bool {
 	e := config.Escape(ch)
@@ -200,29 +198,21 @@ func csiLen(s string) int {
 	return 0
 }
 
-// guardSecrets registers the secret values of cfgs with the command's
-// output guards (stdout and stderr), when it has them: all at once, as
-// each registration rebuilds the guard's replacer.
-func guardSecrets(cmd *cli.Command, cfgs ...*config.Config) {
-	var secrets []string
-	for _, cfg := range cfgs {
-		if cfg != nil && cfg.Sources != nil {
-			secrets = append(secrets, cfg.Sources.Secrets()...)
-		}
-	}
+// Secrets registers values never to print with every Guard among ws.
+func Secrets(secrets []string, ws ...io.Writer) {
 	if len(secrets) == 0 {
 		return
 	}
-	for _, w := range []io.Writer{cmd.Root().Writer, cmd.Root().ErrWriter} {
-		if g, ok := w.(*guard); ok {
-			g.addSecrets(secrets)
+	for _, w := range ws {
+		if g, ok := w.(*Guard); ok {
+			g.AddSecrets(secrets)
 		}
 	}
 }
 
-// unguard returns the writer a guard wraps, for terminal detection.
-func unguard(w io.Writer) io.Writer {
-	if g, ok := w.(*guard); ok {
+// Unguard returns the writer a Guard wraps, for terminal detection.
+func Unguard(w io.Writer) io.Writer {
+	if g, ok := w.(*Guard); ok {
 		return g.w
 	}
 	return w

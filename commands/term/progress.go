@@ -1,4 +1,4 @@
-package commands
+package term
 
 import (
 	"fmt"
@@ -6,8 +6,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/charmbracelet/x/term"
-	"github.com/urfave/cli/v3"
+	xterm "github.com/charmbracelet/x/term"
 )
 
 // Progress shows long work (a big dump, a sweep, a directory of many
@@ -22,15 +21,17 @@ type Progress struct {
 	shown bool
 }
 
-// progressFor returns the command's progress line for label.
-func progressFor(cmd *cli.Command, label string) *Progress {
-	w := cmd.Root().ErrWriter
-	return &Progress{w: w, label: label, on: !cmd.Bool("quiet") && isTerminal(w) && env("TERM") != "dumb"}
+// NewProgress is the progress line for label on w (stderr): drawn only
+// when w is a terminal, TERM is not dumb and quiet is false.
+func NewProgress(w io.Writer, label string, quiet bool, getenv func(string) string) *Progress {
+	return &Progress{w: w, label: label, on: !quiet && IsTerminal(w) && getenv("TERM") != "dumb"}
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := unguard(w).(*os.File)
-	return ok && term.IsTerminal(f.Fd())
+// IsTerminal reports whether w (or the writer its Guard wraps) is a
+// terminal: the one TTY test of lbctl.
+func IsTerminal(w io.Writer) bool {
+	f, ok := Unguard(w).(*os.File)
+	return ok && xterm.IsTerminal(f.Fd())
 }
 
 // Update shows done of total (total 0: unknown), at most ten times a

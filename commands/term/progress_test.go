@@ -1,4 +1,4 @@
-package commands
+package term
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 // and clears it when done.
 func TestProgress(t *testing.T) {
 	var b bytes.Buffer
-	p := &Progress{w: &b, on: isTerminal(&b), label: "reading"}
+	p := &Progress{w: &b, on: IsTerminal(&b), label: "reading"}
 	p.Update(1, 10)
 	p.Done()
 	if b.Len() != 0 {

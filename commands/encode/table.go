@@ -1,57 +1,61 @@
-package commands
+// Package encode holds the writers commands share: the one table style,
+// JSON and YAML. Every byte they write goes to a term.IO's output, so
+// through its Guard.
+package encode
 
 import (
-	"math"
 	"strings"
+
+	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
 )
 
-// newTable is the one table style lbctl uses: a header rule and no other
+// Table is the one table style lbctl uses: a header rule and no other
 // borders, box drawing on a terminal and plain ASCII in a pipe, numeric
 // columns right-aligned, and no wider than the terminal.
 //
-// A column with an empty header is decoration (a bar drawn with t.bar
+// A column with an empty header is decoration (a bar drawn with t.Bar
 // beside the number it repeats). When the table does not fit, the gaps
 // between columns shrink first, then the bar columns go; only a table
 // still too wide after that has its cells wrapped by lipgloss. So at 80
 // columns rows stay on one line and numbers are never cut.
-func (t *Term) newTable(headers []string, rows [][]string, rightAligned ...int) string {
+func Table(t *term.IO, headers []string, rows [][]string, rightAligned ...int) string {
 	right := map[int]bool{}
 	for _, c := range rightAligned {
 		right[c] = true
 	}
-	out := t.renderTable(headers, rows, right, 2, 0)
+	out := renderTable(t, headers, rows, right, 2, 0)
 	if t.Width <= 0 || lipgloss.Width(out) <= t.Width {
 		return out
 	}
-	if out = t.renderTable(headers, rows, right, 1, 0); lipgloss.Width(out) <= t.Width {
+	if out = renderTable(t, headers, rows, right, 1, 0); lipgloss.Width(out) <= t.Width {
 		return out
 	}
 	headers, rows, right = dropBarColumns(headers, rows, right)
 	for _, gap := range []int{2, 1} {
-		if out = t.renderTable(headers, rows, right, gap, 0); lipgloss.Width(out) <= t.Width {
+		if out = renderTable(t, headers, rows, right, gap, 0); lipgloss.Width(out) <= t.Width {
 			return out
 		}
 	}
-	return t.renderTable(headers, rows, right, 1, t.Width)
+	return renderTable(t, headers, rows, right, 1, t.Width)
 }
 
 // renderTable draws one table with gap spaces between columns; width > 0
 // makes lipgloss fit it to that width.
-func (t *Term) renderTable(headers []string, rows [][]string, right map[int]bool, gap, width int) string {
+func renderTable(t *term.IO, headers []string, rows [][]string, right map[int]bool, gap, width int) string {
 	border := lipgloss.ASCIIBorder()
 	if t.Unicode() {
 		border = lipgloss.NormalBorder()
 	}
 	last := len(headers) - 1
-	head := t.Style().Bold(true).Foreground(lipgloss.Color("12"))
+	head := t.Paint(term.Heading).Bold(true)
 	tb := table.New().
 		Border(border).
 		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
 		BorderColumn(false).BorderHeader(true).
-		BorderStyle(t.Style().Foreground(lipgloss.Color("8"))).
+		BorderStyle(t.Paint(term.Rule)).
 		Headers(headers...).
 		Rows(rows...).
 		StyleFunc(func(row, col int) lipgloss.Style {
@@ -111,29 +115,4 @@ func stripTrailing(s string) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.Join(lines, "\n")
-}
-
-// bar draws a share (0..1) as a bar of width cells: eighth blocks on a
-// terminal, '#' and '.' in a pipe. Every table shares it, so a share
-// looks the same in the priority, locality, cluster and host tables.
-func (t *Term) bar(share float64, width int) string {
-	if math.IsNaN(share) || share < 0 {
-		share = 0
-	}
-	share = min(share, 1)
-	if width <= 0 {
-		return ""
-	}
-	if !t.Unicode() {
-		n := int(math.Round(share * float64(width)))
-		return strings.Repeat("#", n) + strings.Repeat(".", width-n)
-	}
-	eighths := int(math.Round(share * float64(width) * 8))
-	full, part := eighths/8, eighths%8
-	s := strings.Repeat("█", full)
-	if part > 0 {
-		s += string([]rune(" ▏▎▍▌▋▊▉")[part])
-	}
-	s += strings.Repeat(" ", max(0, width-full-min(part, 1)))
-	return t.Style().Foreground(lipgloss.Color("6")).Render(s)
 }
