@@ -100,7 +100,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 	}
 	addAdoptionFlags(root)
 	setUsageErrors(root, "lbctl")
-	checkGlobalsEverywhere(root)
+	cmdutil.CheckGlobalsEverywhere(root)
 	useHelpPrinter()
 	return root
 }

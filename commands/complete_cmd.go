@@ -88,5 +88,5 @@ Install (the bash and PowerShell lines go in ~/.bashrc and $PROFILE):
 			return nil
 		},
 	})
-	return c
+	return cmdutil.Declare(c, cmdutil.Support{})
 }

@@ -26,7 +26,7 @@ import (
 )
 
 func diffCommand() *cli.Command {
-	return &cli.Command{
+	return cmdutil.Declare(&cli.Command{
 		Name:      "diff",
 		Usage:     "show what a config change does to traffic: shares, priorities, panic, hash key space, lint",
 		ArgsUsage: "OLD NEW | --git REV[..REV] [PATH ...] | --admin URL NEW",
@@ -59,7 +59,7 @@ Examples:
 			kindFlag(),
 		},
 		Action: runDiff,
-	}
+	}, cmdutil.Support{Output: []string{"json", "yaml", "markdown", "github"}, Color: true, Semantics: []string{"grpc", "both"}})
 }
 
 // diffInputs are the OLD and NEW inputs of the command line, and how a

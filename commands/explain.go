@@ -20,7 +20,7 @@ import (
 )
 
 func explainCommand() *cli.Command {
-	return &cli.Command{
+	return cmdutil.Declare(&cli.Command{
 		Name:      "explain",
 		Usage:     "show where traffic goes: priority loads, panic, aggregate tiers, localities and per-host shares",
 		ArgsUsage: "[FILE ...]",
@@ -49,7 +49,7 @@ Examples:
 		}, append(grpcFlags(), append(liveFlags(), observeFlag(), watchFlag())...)...),
 		ShellComplete: completeClusters,
 		Action:        runExplain,
-	}
+	}, cmdutil.Support{Output: []string{"json", "yaml"}, Color: true, Semantics: []string{"grpc", "both"}})
 }
 
 func runExplain(ctx context.Context, cmd *cli.Command) error {

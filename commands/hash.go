@@ -15,7 +15,7 @@ import (
 )
 
 func hashCommand() *cli.Command {
-	return &cli.Command{
+	return cmdutil.Declare(&cli.Command{
 		Name:      "hash",
 		Usage:     "show a RING_HASH or MAGLEV cluster's placement, where hashes go, and what moves when hosts are removed",
 		ArgsUsage: "[FILE ...]",
@@ -50,7 +50,7 @@ Examples:
 		}, liveFlags()...),
 		ShellComplete: completeClusters,
 		Action:        runHash,
-	}
+	}, cmdutil.Support{Output: []string{"json", "yaml"}, Color: true, Semantics: []string{"grpc"}})
 }
 
 func runHash(ctx context.Context, cmd *cli.Command) error {

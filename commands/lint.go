@@ -14,7 +14,7 @@ import (
 )
 
 func lintCommand() *cli.Command {
-	return &cli.Command{
+	return cmdutil.Declare(&cli.Command{
 		Name:      "lint",
 		Usage:     "check load-balancing configuration for mistakes Envoy rejects or silently mis-handles",
 		ArgsUsage: "[FILE ...]",
@@ -54,7 +54,11 @@ Examples:
 			kindFlag(),
 		}, liveFlags()...),
 		Action: runLint,
-	}
+	}, cmdutil.Support{
+		// -o json means --format json, --semantics means --target.
+		Output: []string{"json"}, Color: true, Semantics: []string{"grpc", "both"},
+		OutputMore: " (and --format sarif or github)", Check: checkLintGlobals,
+	})
 }
 
 func runLint(ctx context.Context, cmd *cli.Command) error {

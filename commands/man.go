@@ -15,7 +15,7 @@ import (
 // command tree, so every command and flag other engineers add is in it.
 // Hidden commands and hidden flags are left out, as in --help.
 func manCommand() *cli.Command {
-	return &cli.Command{
+	return cmdutil.Declare(&cli.Command{
 		Name:  "man",
 		Usage: "print lbctl's manual page (roff) generated from its commands and flags",
 		Description: `Prints the manual page for lbctl(1). View it with man -l, or install it.
@@ -30,7 +30,7 @@ Examples:
 			writeMan(cmd.Root().Writer, cmd.Root())
 			return nil
 		},
-	}
+	}, cmdutil.Support{})
 }
 
 // writeMan writes root's manual page.

@@ -13,7 +13,7 @@ import (
 )
 
 func rulesCommand() *cli.Command {
-	return &cli.Command{
+	return cmdutil.Declare(&cli.Command{
 		Name:      "rules",
 		Usage:     "list the lint rules, or print one rule's documentation",
 		ArgsUsage: "[ID|NAME]",
@@ -25,7 +25,7 @@ Examples:
   lbctl rules LB1203
   lbctl rules aggregate-unknown-child -o json`,
 		Action: runRules,
-	}
+	}, cmdutil.Support{Output: []string{"json", "yaml"}, Color: true})
 }
 
 // ruleDoc is a rule in -o json and -o yaml.

@@ -19,7 +19,7 @@ import (
 )
 
 func sessionCommand() *cli.Command {
-	return &cli.Command{
+	return cmdutil.Declare(&cli.Command{
 		Name:      "session",
 		Usage:     "stateful session affinity: which host a request with a session cookie goes to (gRFC A75, and Envoy's override host)",
 		ArgsUsage: "[FILE ...]",
@@ -51,7 +51,11 @@ Examples:
 		},
 		ShellComplete: completeClusters,
 		Action:        runSession,
-	}
+	}, cmdutil.Support{
+		Output: []string{"json", "yaml"}, Color: true, Semantics: []string{"grpc"},
+		// gRFC A75 is gRPC's: no other --semantics applies.
+		OnlySemantics: "--semantics %s: lbctl session models gRPC's override-host pick (gRFC A75) only; use --semantics grpc",
+	})
 }
 
 func runSession(_ context.Context, cmd *cli.Command) error {

@@ -18,7 +18,7 @@ import (
 )
 
 func subsetCommand() *cli.Command {
-	return &cli.Command{
+	return cmdutil.Declare(&cli.Command{
 		Name:      "subset",
 		Usage:     "show a cluster's subsets and which hosts a request's metadata_match selects",
 		ArgsUsage: "[FILE ...]",
@@ -46,7 +46,7 @@ Examples:
 		DisableSliceFlagSeparator: true,
 		ShellComplete:             completeClusters,
 		Action:                    runSubset,
-	}
+	}, cmdutil.Support{Output: []string{"json", "yaml"}, Color: true})
 }
 
 func runSubset(ctx context.Context, cmd *cli.Command) error {

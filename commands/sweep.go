@@ -18,7 +18,7 @@ import (
 )
 
 func sweepCommand() *cli.Command {
-	return &cli.Command{
+	return cmdutil.Declare(&cli.Command{
 		Name:      "sweep",
 		Usage:     "step a level's health from 100% to 0% and show where traffic goes at each step",
 		ArgsUsage: "[FILE ...]",
@@ -52,7 +52,7 @@ Examples:
 		}, adminFlags()...),
 		ShellComplete: completeClusters,
 		Action:        runSweep,
-	}
+	}, cmdutil.Support{Output: []string{"json", "yaml", "csv"}, Color: true})
 }
 
 func sweepOptions(cmd *cli.Command) (sweep.Options, error) {
