@@ -18,14 +18,16 @@ import (
 // Version is lbctl's version; release builds set it with -ldflags -X.
 var Version = "dev"
 
-// env is the environment the commands read (NO_COLOR, COLUMNS, …); tests
-// replace it.
-var env = os.Getenv
-
 // Main runs lbctl with args (args[0] is the program name) and returns the
 // exit code. It never panics on bad input: a panic inside a command is
 // reported as an internal error.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return Run(args, stdin, stdout, stderr, os.Getenv)
+}
+
+// Run is Main in the environment getenv reads (NO_COLOR, COLUMNS, …):
+// tests give theirs instead of changing the process's.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (code int) {
 	fitAddressSpace()
 	collectLater()
 	// Everything printed goes through a guard (guard.go).
@@ -37,6 +39,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	app := New(stdin, stdout, stderr)
+	cmdutil.SetGetenv(app, getenv)
 	err := app.Run(context.Background(), args)
 	if err != nil {
 		if msg := err.Error(); msg != "" {

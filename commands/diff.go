@@ -176,7 +176,7 @@ func runDiff(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if env("GOGC") == "" {
+	if cmdutil.Getenv(cmd)("GOGC") == "" {
 		// Both configurations stay live to the end: collecting while they
 		// are read is mostly wasted (a quarter of a 10,000-cluster diff's
 		// CPU at the default 100, for no smaller peak).
@@ -284,7 +284,7 @@ func diffFails(cmd *cli.Command, r *diff.Report) bool {
 // writeDiff writes r in the -o format. Markdown and GitHub annotations
 // are text too: r's strings are escaped first, as writeOutput does for text.
 func writeDiff(cmd *cli.Command, r *diff.Report) error {
-	t := termFor(cmd)
+	t := cmdutil.Term(cmd)
 	switch cmd.String("output") {
 	case "markdown", "github":
 		escapeStrings(r)

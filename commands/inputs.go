@@ -24,7 +24,7 @@ func loadInputs(cmd *cli.Command, files []string) (*config.Config, error) {
 		return nil, err
 	}
 	cfg, err := config.LoadLimited(append(inputs, live...), cmd.String("kind"), limits(cmd))
-	guardSecrets(cmd, cfg)
+	cmdutil.GuardSecrets(cmd, cfg)
 	if err != nil {
 		return cfg, cmdutil.InputError(err)
 	}

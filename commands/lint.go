@@ -84,7 +84,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	// A running Envoy's config_dump and /clusters are one configuration.
 	merge := cmd.Bool("merge") || live != nil
 	cfgs, _ := config.LoadGroupsLimited(append(inputs, live...), cmd.String("kind"), merge, limits(cmd))
-	guardSecrets(cmd, cfgs...)
+	cmdutil.GuardSecrets(cmd, cfgs...)
 	findings, err := adopt(cmd, lint.RunGroups(cfgs, opts))
 	if err != nil {
 		return err

@@ -41,5 +41,5 @@ func checkLintGlobals(cmd *cli.Command) error {
 // writeLint writes the findings in lint's format through the command's
 // Term, so --color and NO_COLOR apply to the text format.
 func writeLint(cmd *cli.Command, fs []lint.Finding, src *config.Sources) error {
-	return writeFindings(termFor(cmd), lintFormat(cmd), fs, src)
+	return writeFindings(cmdutil.Term(cmd), lintFormat(cmd), fs, src)
 }

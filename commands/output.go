@@ -16,7 +16,7 @@ import (
 
 // writeOutput writes v in the -o format: JSON, YAML, or text through render.
 func writeOutput(cmd *cli.Command, v any, render func(t *term.IO)) error {
-	t := termFor(cmd)
+	t := cmdutil.Term(cmd)
 	switch cmd.String("output") {
 	case "json":
 		return writeJSONOutput(t.Out, v)

@@ -48,19 +48,17 @@ func helpPaths() []string {
 // standard output, failing on anything but a clean exit.
 func runMain(t *testing.T, columns string, args ...string) string {
 	t.Helper()
-	saved := env
-	env = func(k string) string {
+	getenv := func(k string) string {
 		if k == "COLUMNS" {
 			return columns
 		}
 		return os.Getenv(k)
 	}
-	defer func() { env = saved }()
-	var out, errb bytes.Buffer
-	if code := Main(append([]string{"lbctl"}, args...), strings.NewReader(""), &out, &errb); code != 0 || errb.Len() > 0 {
-		t.Fatalf("lbctl %v: exit %d: %s", args, code, errb.String())
+	out, errs, code := runCLI("", getenv, args...)
+	if code != 0 || errs != "" {
+		t.Fatalf("lbctl %v: exit %d: %s", args, code, errs)
 	}
-	return out.String()
+	return out
 }
 
 // TestQuickHelpCurrent: commands/quick's help texts are the command

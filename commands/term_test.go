@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 	"testing"
@@ -20,12 +19,8 @@ import (
 // stdout and stderr.
 func termRun(t *testing.T, vars map[string]string, args ...string) (int, string, string) {
 	t.Helper()
-	old := env
-	env = func(k string) string { return vars[k] }
-	defer func() { env = old }()
-	var out, errb bytes.Buffer
-	code := Main(append([]string{"lbctl"}, args...), strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
+	out, errs, code := runCLI("", only(vars), args...)
+	return code, out, errs
 }
 
 var escape = regexp.MustCompile("\x1b")

@@ -122,7 +122,7 @@ func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, rend
 			return cur, err
 		}
 	}
-	t := termFor(cmd)
+	t := cmdutil.Term(cmd)
 	if !t.Unicode() {
 		plain := *t
 		plain.Out = asciiWriter{t.Out}
