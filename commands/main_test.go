@@ -3,10 +3,16 @@ package commands
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"strings"
 	"testing"
 )
+
+// update rewrites every golden file from the current output:
+// fixtures/diff/*/expected.*, commands/quick/*_gen.go, the README's console
+// outputs that have no … elision and the SVG outlines.
+var update = flag.Bool("update", false, "rewrite the golden files from the current output")
 
 // runCLI is the one way tests run lbctl: in-process, with stdin and the
 // environment getenv reads (nil: the process's), returning stdout, stderr

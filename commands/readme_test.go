@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"flag"
 	"os"
 	"strconv"
 	"strings"
@@ -15,8 +14,6 @@ type readmeExample struct {
 	cmd  string
 	want string
 }
-
-var updateReadme = flag.Bool("update-readme", false, "rewrite the README's console outputs that have no … elision")
 
 // matchElided reports whether got is want, where a line "…" in want
 // stands for any run of lines.
@@ -105,7 +102,7 @@ func TestReadmeExamples(t *testing.T) {
 	lines := strings.Split(string(text), "\n")
 	examples := readmeExamples(t, string(text))
 	defer func() {
-		if *updateReadme {
+		if *update {
 			os.WriteFile("README.md", []byte(strings.Join(lines, "\n")), 0o644)
 		}
 	}()
@@ -144,7 +141,7 @@ func TestReadmeExamples(t *testing.T) {
 			got = strings.Join(lines[:min(head, len(lines))], "")
 		}
 		got, want := strings.TrimRight(got, "\n"), strings.TrimRight(ex.want, "\n")
-		if *updateReadme && !strings.Contains(want, "…") && got != want {
+		if *update && !strings.Contains(want, "…") && got != want {
 			n := strings.Count(ex.want, "\n")
 			lines = append(lines[:ex.line], append(strings.Split(got, "\n"), lines[ex.line+n:]...)...)
 			shift := strings.Count(got, "\n") + 1 - n

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"encoding/xml"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/lbctl/lbctl/lbmodel"
 )
-
-var updateSVG = flag.Bool("update-svg", false, "rewrite the SVG outline golden files")
 
 // svgOutline is an SVG's structure: one line per element (name, class,
 // data-series) and per text, indented by depth, without coordinates, so
@@ -70,7 +67,7 @@ func TestSweepSVGGolden(t *testing.T) {
 			}
 			got := svgOutline(t, string(svg))
 			golden := filepath.Join("testdata", c.golden)
-			if *updateSVG {
+			if *update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -80,7 +77,7 @@ func TestSweepSVGGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got != string(want) {
-				t.Errorf("SVG outline differs from %s (go test ./commands -run SVG -update-svg):\n%s", golden, got)
+				t.Errorf("SVG outline differs from %s (go test ./commands -run SVG -update):\n%s", golden, got)
 			}
 		})
 	}
