@@ -7,6 +7,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/explain"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
 	"github.com/lbctl/lbctl/fixtures/gen"
 	"github.com/lbctl/lbctl/lint"
@@ -35,7 +36,7 @@ func benchAfterLoad(b *testing.B, data []byte, withLint bool) {
 	b.Run("write-json", func(b *testing.B) {
 		out := term.NewGuard(io.Discard)
 		for b.Loop() {
-			if err := writeJSONOutput(out, r); err != nil {
+			if err := encode.JSONOutput(out, r); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
 	"github.com/lbctl/lbctl/lbmodel"
 	"github.com/lbctl/lbctl/lint"
@@ -287,7 +288,7 @@ func writeDiff(cmd *cli.Command, r *diff.Report) error {
 	t := cmdutil.Term(cmd)
 	switch cmd.String("output") {
 	case "markdown", "github":
-		escapeStrings(r)
+		encode.EscapeStrings(r)
 	}
 	switch cmd.String("output") {
 	case "markdown":
@@ -297,5 +298,5 @@ func writeDiff(cmd *cli.Command, r *diff.Report) error {
 		_, err := fmt.Fprint(t.Out, diffGitHub(r))
 		return err
 	}
-	return writeOutput(cmd, r, func(t *term.IO) { renderDiff(t, r, cmd.Bool("verbose")) })
+	return cmdutil.WriteOutput(cmd, r, func(t *term.IO) { renderDiff(t, r, cmd.Bool("verbose")) })
 }

@@ -69,7 +69,7 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	var cfg *config.Config
-	if len(files) == 0 && !stdinHasData(cmd) && !live(cmd) {
+	if len(files) == 0 && !cmdutil.StdinHasData(cmd) && !live(cmd) {
 		fmt.Fprintln(cmd.Root().ErrWriter, "lbctl: no FILE given: explaining the built-in example ("+fixtures.ExampleName+"); run `lbctl explain FILE` for your own config")
 		cfg, err = config.LoadBytes(fixtures.ExampleName, fixtures.Example, "")
 		if err != nil {
@@ -112,7 +112,7 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 	if w := cmd.Duration("observe"); w > 0 {
 		return runObserve(cmd, cfg, report, w)
 	}
-	return writeOutput(cmd, report, func(t *term.IO) { renderExplain(t, report, cmd.Bool("all")) })
+	return cmdutil.WriteOutput(cmd, report, func(t *term.IO) { renderExplain(t, report, cmd.Bool("all")) })
 }
 
 func explainOptions(cmd *cli.Command) (model.Options, error) {

@@ -62,11 +62,11 @@ func runExplainGRPC(cmd *cli.Command, cfg *config.Config, clusters []*config.Clu
 		if err != nil {
 			return cmdutil.UsageErrorf("%v", err) // --ready problems
 		}
-		return writeOutput(cmd, both, func(t *term.IO) { renderBoth(t, both, g.Impl, cmd.Bool("all")) })
+		return cmdutil.WriteOutput(cmd, both, func(t *term.IO) { renderBoth(t, both, g.Impl, cmd.Bool("all")) })
 	}
 	report, err := grpc.Build(cfg, clusters, g)
 	if err != nil {
 		return cmdutil.UsageErrorf("%v", err) // --ready problems
 	}
-	return writeOutput(cmd, report, func(t *term.IO) { renderExplainGRPC(t, report, g.Impl, cmd.Bool("all")) })
+	return cmdutil.WriteOutput(cmd, report, func(t *term.IO) { renderExplainGRPC(t, report, g.Impl, cmd.Bool("all")) })
 }

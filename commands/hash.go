@@ -77,7 +77,7 @@ func runHash(ctx context.Context, cmd *cli.Command) error {
 		}
 		return cmdutil.InputError(err)
 	}
-	return writeOutput(cmd, report, func(t *term.IO) { renderHash(t, report, cmd.Bool("all")) })
+	return cmdutil.WriteOutput(cmd, report, func(t *term.IO) { renderHash(t, report, cmd.Bool("all")) })
 }
 
 // hashOptions parses the lookup flags; a malformed value is a usage error.

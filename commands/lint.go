@@ -72,7 +72,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if len(files) == 0 && live == nil {
-		if !stdinHasData(cmd) {
+		if !cmdutil.StdinHasData(cmd) {
 			return cmdutil.UsageErrorf("lint needs a FILE or directory (or - for standard input)")
 		}
 		files = []string{"-"}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/lbctl/lbctl/lint"
@@ -88,7 +89,7 @@ func writeLintJSON(w io.Writer, fs []lint.Finding) error {
 	}
 	s := lint.Summary(fs)
 	out.Summary.Error, out.Summary.Warning, out.Summary.Info = s[lint.SevError], s[lint.SevWarning], s[lint.SevInfo]
-	return writeJSON(w, out)
+	return encode.JSON(w, out)
 }
 
 // sarifLevel maps a severity to SARIF's result level.

@@ -34,7 +34,7 @@ func runObserve(cmd *cli.Command, cfg *config.Config, report *traffic.Report, wi
 		return cmdutil.InputError(err)
 	}
 	r := observe.Build(report, cfg.LiveHealth, after.LiveHealth, window)
-	return writeOutput(cmd, r, func(t *term.IO) { renderObserve(t, r) })
+	return cmdutil.WriteOutput(cmd, r, func(t *term.IO) { renderObserve(t, r) })
 }
 
 func renderObserve(t *term.IO, r *observe.Report) {

@@ -68,7 +68,7 @@ func runRules(_ context.Context, cmd *cli.Command) error {
 	for _, r := range rules {
 		docs["rules"] = append(docs["rules"], docOf(r))
 	}
-	return writeOutput(cmd, docs, func(t *term.IO) {
+	return cmdutil.WriteOutput(cmd, docs, func(t *term.IO) {
 		id := t.Style().Bold(true)
 		if cmd.Args().Len() == 1 {
 			r := rules[0]

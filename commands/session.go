@@ -138,7 +138,7 @@ func writeSession(cmd *cli.Command, cfg *config.Config, cl *config.Cluster, opt 
 		}
 		out.Envoy = env
 	}
-	return writeOutput(cmd, out, func(t *term.IO) {
+	return cmdutil.WriteOutput(cmd, out, func(t *term.IO) {
 		renderSession(t, rep)
 		if out.Envoy != nil {
 			renderEnvoySession(t, out.Envoy)

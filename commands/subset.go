@@ -79,7 +79,7 @@ func runSubset(ctx context.Context, cmd *cli.Command) error {
 	case err != nil:
 		return cmdutil.UsageErrorf("%v", err)
 	}
-	return writeOutput(cmd, report, func(t *term.IO) { renderSubset(t, report) })
+	return cmdutil.WriteOutput(cmd, report, func(t *term.IO) { renderSubset(t, report) })
 }
 
 // parseMatches reads --match flags. KEY=VALUE gives the string VALUE (one

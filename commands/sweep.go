@@ -11,6 +11,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/sweep"
 	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/urfave/cli/v3"
@@ -124,14 +125,14 @@ func runSweep(ctx context.Context, cmd *cli.Command) error {
 	if cmd.String("output") == "yaml" {
 		// lbmodel's sweep types spell the contract's names in JSON only;
 		// this path skips writeOutput, which makes nil lists [] for JSON.
-		emptySlices(&s)
+		encode.EmptySlices(&s)
 		n, err := yamlFromJSON(s)
 		if err != nil {
 			return cmdutil.InputError(err)
 		}
-		return writeYAML(cmd.Root().Writer, n)
+		return encode.YAML(cmd.Root().Writer, n)
 	}
-	return writeOutput(cmd, &s, func(t *term.IO) { renderSweep(t, s) })
+	return cmdutil.WriteOutput(cmd, &s, func(t *term.IO) { renderSweep(t, s) })
 }
 
 // yamlFromJSON is v's JSON form as a YAML node, keys in JSON order.

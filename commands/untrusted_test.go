@@ -14,6 +14,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/hashing"
 	"github.com/lbctl/lbctl/analyze/subset"
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -29,9 +30,9 @@ func TestEmptySlicesNotNull(t *testing.T) {
 		&grpc.BothReport{},
 		&lbmodel.Sweep{},
 	} {
-		emptySlices(v)
+		encode.EmptySlices(v)
 		var b bytes.Buffer
-		if err := writeJSON(&b, v); err != nil {
+		if err := encode.JSON(&b, v); err != nil {
 			t.Fatal(err)
 		}
 		if m := nullList.FindString(b.String()); m != "" {
@@ -55,7 +56,7 @@ func TestEmptySlicesNotNull(t *testing.T) {
 // text renderers, map keys included; lbctl's own prose is unchanged.
 func TestEscapeStrings(t *testing.T) {
 	r := &traffic.Report{Clusters: []traffic.ClusterReport{{Name: "a\x1b[2J\nb", Notes: []string{"P0 → P1 · ok"}}}}
-	escapeStrings(r)
+	encode.EscapeStrings(r)
 	if got := r.Clusters[0].Name; got != `a\x1b[2J\nb` {
 		t.Errorf("name %q", got)
 	}
@@ -63,7 +64,7 @@ func TestEscapeStrings(t *testing.T) {
 		t.Errorf("note %q", got)
 	}
 	m := &struct{ M map[string][]string }{M: map[string][]string{"k\x07": {"v\x1b"}}}
-	escapeStrings(m)
+	encode.EscapeStrings(m)
 	if got := m.M[`k\a`]; len(got) != 1 || got[0] != `v\x1b` || len(m.M) != 1 {
 		t.Errorf("map %q", m.M)
 	}
@@ -137,7 +138,7 @@ func TestEscapeStringsAliases(t *testing.T) {
 		Short []item
 		All   []item
 	}{First: &items[0], Short: items[:1], All: items}
-	escapeStrings(r)
+	encode.EscapeStrings(r)
 	for i, want := range []string{`a\x1b`, `b\n`, `c\a`} {
 		if items[i].Name != want {
 			t.Errorf("item %d: %q, want %q", i, items[i].Name, want)

@@ -16,6 +16,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/analyze/watch"
 	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/urfave/cli/v3"
@@ -106,7 +107,7 @@ func runExplainWatch(ctx context.Context, cmd *cli.Command, cfg *config.Config, 
 func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, render func(*term.IO), snapshot func() (*traffic.Report, error)) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	if err := writeOutput(cmd, first, render); err != nil {
+	if err := cmdutil.WriteOutput(cmd, first, render); err != nil {
 		return err
 	}
 	if cmd.String("output") != "json" {
@@ -117,20 +118,18 @@ func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, rend
 		snapshot = func() (*traffic.Report, error) {
 			cur, err := fetch()
 			if err == nil {
-				escapeTrafficStrings(cur)
+				encode.EscapeTrafficStrings(cur)
 			}
 			return cur, err
 		}
 	}
 	t := cmdutil.Term(cmd)
 	if !t.Unicode() {
-		plain := *t
-		plain.Out = asciiWriter{t.Out}
-		t = &plain
+		t = t.WithOut(encode.ASCII{W: t.Out})
 	}
 	return watchLoop(ctx, cmd.Duration("watch"), watchRounds, first, snapshot, func(f watch.Fetch) error {
 		if cmd.String("output") != "json" {
-			escapeStrings(&f) // fetch errors too; Escape leaves escaped names as they are
+			encode.EscapeStrings(&f) // fetch errors too; Escape leaves escaped names as they are
 			renderFetch(t, f)
 			return nil
 		}

@@ -1,14 +1,14 @@
-package commands
+package encode
 
 import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/traffic"
 )
 
-// escapeTrafficStrings is escapeStrings for a traffic report without
+// EscapeTrafficStrings is EscapeStrings for a traffic report without
 // reflection (a mesh dump's report has 10^5 strings);
-// untrusted_traffic_test.go checks it escapes what escapeStrings does.
-func escapeTrafficStrings(r *traffic.Report) {
+// untrusted_traffic_test.go checks it escapes what EscapeStrings does.
+func EscapeTrafficStrings(r *traffic.Report) {
 	esc := func(s *string) { *s = config.Escape(*s) }
 	loc := func(region, zone, subZone *string) { esc(region); esc(zone); esc(subZone) }
 	esc(&r.Semantics)

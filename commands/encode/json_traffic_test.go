@@ -1,4 +1,4 @@
-package commands
+package encode
 
 import (
 	"bytes"
@@ -24,9 +24,9 @@ import (
 // reflective walk and encoding/json.
 func encodingJSON(t *testing.T, r *traffic.Report) []byte {
 	t.Helper()
-	emptySlices(r)
+	EmptySlices(r)
 	var b bytes.Buffer
-	if err := writeJSON(&b, r); err != nil {
+	if err := JSON(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -36,7 +36,7 @@ func checkSameJSON(t *testing.T, name string, r *traffic.Report) {
 	t.Helper()
 	want := encodingJSON(t, r)
 	var buf bytes.Buffer
-	if err := writeTrafficJSON(&buf, r); err != nil {
+	if err := TrafficJSON(&buf, r); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 	got := buf.Bytes()
@@ -55,7 +55,7 @@ func checkSameJSON(t *testing.T, name string, r *traffic.Report) {
 // encoding/json writes it.
 func TestTrafficJSONMatchesEncodingJSON(t *testing.T) {
 	n := 0
-	err := filepath.WalkDir("../fixtures", func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir("../../fixtures", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".json")) {
 			return err
 		}
@@ -131,7 +131,7 @@ func TestTrafficJSONHostileValues(t *testing.T) {
 
 	// encoding/json refuses NaN, and so does this.
 	bad := traffic.Report{Clusters: []traffic.ClusterReport{{NoHostShare: math.NaN()}}}
-	if err := writeTrafficJSON(io.Discard, &bad); err == nil {
+	if err := TrafficJSON(io.Discard, &bad); err == nil {
 		t.Fatal("NaN written")
 	}
 }
@@ -231,7 +231,7 @@ func TestTrafficJSONLargeClusters(t *testing.T) {
 	}
 	checkSameJSON(t, "large clusters", r)
 	var rec chunkRecorder
-	if err := writeTrafficJSON(&rec, r); err != nil {
+	if err := TrafficJSON(&rec, r); err != nil {
 		t.Fatal(err)
 	}
 	if len(rec.chunks) < 3 {
@@ -300,7 +300,7 @@ func TestTrafficJSONNonFiniteWritesNothing(t *testing.T) {
 			}
 			r.Clusters = append([]traffic.ClusterReport{big}, r.Clusters...)
 			var rec chunkRecorder
-			if err := writeTrafficJSON(&rec, &r); err == nil || len(rec.chunks) > 0 {
+			if err := TrafficJSON(&rec, &r); err == nil || len(rec.chunks) > 0 {
 				t.Errorf("number %d = %v: error %v, %d writes", k, x, err, len(rec.chunks))
 			}
 		}

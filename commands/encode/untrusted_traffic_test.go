@@ -1,4 +1,4 @@
-package commands
+package encode
 
 import (
 	"reflect"
@@ -14,8 +14,8 @@ func TestEscapeTrafficStringsMatchesWalk(t *testing.T) {
 	var a, b traffic.Report
 	fillAll(reflect.ValueOf(&a).Elem(), 0)
 	fillAll(reflect.ValueOf(&b).Elem(), 0)
-	escapeStrings(&a)
-	escapeTrafficStrings(&b)
+	EscapeStrings(&a)
+	EscapeTrafficStrings(&b)
 	if !reflect.DeepEqual(a, b) {
 		t.Fatalf("typed escape differs from the walk:\n%+v\n%+v", b, a)
 	}

@@ -1,4 +1,4 @@
-package commands
+package encode
 
 import (
 	"reflect"
@@ -7,12 +7,12 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 )
 
-// escapeStrings escapes, in place, every string a report holds (cluster,
+// EscapeStrings escapes, in place, every string a report holds (cluster,
 // host, locality, route and metadata names come from the input) before the
 // text renderers lay them out: a newline in a cluster name must not start
 // a new row, an escape sequence must not reach the terminal. JSON and YAML
 // escape on their own and keep the values exact.
-func escapeStrings(v any) {
+func EscapeStrings(v any) {
 	walkReport(v, reportVisitor{
 		str: func(rv reflect.Value) {
 			if e := config.Escape(rv.String()); e != rv.String() {
@@ -34,10 +34,10 @@ func escapeStrings(v any) {
 	})
 }
 
-// emptySlices sets every nil slice field of lbctl's report types that JSON
+// EmptySlices sets every nil slice field of lbctl's report types that JSON
 // and YAML would print as null (no omitempty) to an empty slice: the
 // contract's lists are [] when empty ("notes": [], never null).
-func emptySlices(v any) {
+func EmptySlices(v any) {
 	walkReport(v, reportVisitor{
 		field: func(f reflect.Value, sf reflect.StructField) {
 			tag := sf.Tag.Get("json")

@@ -1,4 +1,4 @@
-package commands
+package encode
 
 import (
 	"bytes"
@@ -20,12 +20,12 @@ import (
 // (json_traffic_test.go compares the two on every fixture and on hostile
 // values).
 
-// writeTrafficJSON writes r as writeJSON does, one cluster at a time and
+// TrafficJSON writes r as JSON does, one cluster at a time and
 // a cluster's host rows in batches: a 100k-host report is tens of MB,
 // which as one buffer grew by copies to twice its size (and the collector
 // marked the whole heap while it grew). Writes to w end only between JSON
 // values, so a string (and any secret in it) reaches the guard whole.
-func writeTrafficJSON(w io.Writer, r *traffic.Report) error {
+func TrafficJSON(w io.Writer, r *traffic.Report) error {
 	emptyTrafficSlices(r)
 	if err := finiteNumbers(r); err != nil {
 		return err // before the first byte, as when the report was one buffer
@@ -172,7 +172,7 @@ func (tw *trafficWriter) cluster(c *traffic.ClusterReport) error {
 	return tw.flush(trafficChunk)
 }
 
-// emptyTrafficSlices is emptySlices for a traffic report, without
+// emptyTrafficSlices is EmptySlices for a traffic report, without
 // reflection: nil lists the contract prints become [].
 func emptyTrafficSlices(r *traffic.Report) {
 	if r.Clusters == nil {
