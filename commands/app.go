@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/rules"
 	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/urfave/cli/v3"
@@ -28,7 +29,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // Run is Main in the environment getenv reads (NO_COLOR, COLUMNS, …):
 // tests give theirs instead of changing the process's.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (code int) {
-	fitAddressSpace()
+	cmdutil.FitAddressSpace()
 	collectLater()
 	// Everything printed goes through a guard (guard.go).
 	stdout, stderr = term.NewGuard(stdout), term.NewGuard(stderr)
@@ -92,7 +93,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		Commands: []*cli.Command{
 			explainCommand(),
 			lintCommand(),
-			rulesCommand(),
+			rules.New(),
 			hashCommand(),
 			subsetCommand(),
 			sweepCommand(),
@@ -101,6 +102,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			sessionCommand(),
 		},
 	}
+	cmdutil.SetCompleter(root, completeClusters)
 	addAdoptionFlags(root)
 	setUsageErrors(root, "lbctl")
 	cmdutil.CheckGlobalsEverywhere(root)
@@ -122,25 +124,13 @@ func setUsageErrors(cmd *cli.Command, name string) {
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "text", Usage: "output format: text, json or yaml (sweep: also csv; diff: also markdown, github)",
-			Validator: oneOf("output", "text", "json", "yaml", "csv", "markdown", "github")},
+			Validator: cmdutil.OneOf("output", "text", "json", "yaml", "csv", "markdown", "github")},
 		&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour: auto, always or never (auto: only on a terminal, never with NO_COLOR)",
-			Validator: oneOf("color", "auto", "always", "never")},
+			Validator: cmdutil.OneOf("color", "auto", "always", "never")},
 		&cli.StringFlag{Name: "semantics", Value: "envoy", Usage: "whose behaviour to model: envoy, grpc (proxyless gRPC) or both",
-			Validator: oneOf("semantics", "envoy", "grpc", "both")},
+			Validator: cmdutil.OneOf("semantics", "envoy", "grpc", "both")},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no warnings on standard error (errors still)"},
 		&cli.BoolFlag{Name: "verbose", Usage: "list every warning (and every row where output is summarised)"},
-		maxInputFlag(),
-	}
-}
-
-// oneOf validates a flag value against its allowed values.
-func oneOf(flag string, values ...string) func(string) error {
-	return func(v string) error {
-		for _, ok := range values {
-			if v == ok {
-				return nil
-			}
-		}
-		return cmdutil.UsageErrorf("--%s %q: expected one of %s%s", flag, v, strings.Join(values, ", "), cmdutil.DidYouMean(v, values))
+		cmdutil.MaxInputFlag(),
 	}
 }

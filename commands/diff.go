@@ -52,12 +52,12 @@ Examples:
 			&cli.FloatFlag{Name: "fail-on-shift", Value: -1, Usage: "exit 1 when a host, locality, priority or aggregate share moves more than PERCENT points"},
 			&cli.FloatFlag{Name: "fail-on-remap", Value: -1, Usage: "exit 1 when more than PERCENT of a cluster's hash key space maps to another host"},
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 1 on lint findings new in NEW: new-findings (any), or at or above error, warning or info (none: never)",
-				Validator: oneOf("fail-on", "new-findings", "error", "warning", "info", "none")},
+				Validator: cmdutil.OneOf("fail-on", "new-findings", "error", "warning", "info", "none")},
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when any cluster's traffic changes"},
 			&cli.StringFlag{Name: "admin", Usage: "the old side is this Envoy admin URL's /config_dump?include_eds and /clusters?format=json"},
 			&cli.BoolFlag{Name: "allow-remote", Usage: "allow --admin hosts other than loopback (127.0.0.0/8, ::1, localhost)"},
 			&cli.DurationFlag{Name: "timeout", Value: 5 * time.Second, Usage: "bound each --admin request, body included"},
-			kindFlag(),
+			cmdutil.KindFlag(),
 		},
 		Action: runDiff,
 	}, cmdutil.Support{Output: []string{"json", "yaml", "markdown", "github"}, Color: true, Semantics: []string{"grpc", "both"}})
@@ -101,7 +101,7 @@ func diffInputs(cmd *cli.Command) (oin, nin []config.Input, key func(old bool, c
 		if len(args) != 1 {
 			return nil, nil, nil, cmdutil.UsageErrorf("diff --admin URL NEW: expected one NEW file or directory, got %d arguments", len(args))
 		}
-		oin, err = liveInputs(cmd)
+		oin, err = cmdutil.LiveInputs(cmd)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -198,7 +198,7 @@ func runDiff(_ context.Context, cmd *cli.Command) error {
 		}
 	}
 	for _, c := range append(append([]*config.Config{}, o.configs...), n.configs...) {
-		printWarnings(cmd, c)
+		cmdutil.PrintWarnings(cmd, c)
 	}
 	findings := diff.CompareFindings(o.configs, n.configs, o.findings, n.findings)
 	groups := diff.PairGroups(o.sides, n.sides, key, emptySide)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/lbctl/lbctl/analyze/diff"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/term"
 	"github.com/lbctl/lbctl/lint"
 )
@@ -268,7 +269,7 @@ func writeFindingsText(t *term.IO, b *strings.Builder, r *diff.Report) {
 	fmt.Fprintf(b, "\n%s\n", findingsLine(r))
 	for _, f := range r.Findings.New {
 		sev, _ := lint.ParseSeverity(f.Severity)
-		fmt.Fprintf(b, "  + %s:%d:%d: %s %s %s [%s]\n", f.File, f.Line, f.Column, severityStyle(t, sev).Render(f.Severity), f.Rule, f.Message, f.Name)
+		fmt.Fprintf(b, "  + %s:%d:%d: %s %s %s [%s]\n", f.File, f.Line, f.Column, cmdutil.SeverityStyle(t, sev).Render(f.Severity), f.Rule, f.Message, f.Name)
 	}
 	for _, f := range r.Findings.Fixed {
 		fmt.Fprintf(b, "  - fixed %s:%d:%d: %s %s %s [%s]\n", f.File, f.Line, f.Column, f.Severity, f.Rule, f.Message, f.Name)

@@ -45,9 +45,9 @@ Examples:
 			&cli.StringSliceFlag{Name: "set-health", Usage: "what-if: CLUSTER[/PRIORITY]=PERCENT or =HEALTHY/TOTAL makes that share of hosts healthy (repeatable)"},
 			&cli.BoolFlag{Name: "all", Usage: "list every host (text output shows the top 10 by default)"},
 			budgetOrderFlag(),
-			kindFlag(),
-		}, append(grpcFlags(), append(liveFlags(), observeFlag(), watchFlag())...)...),
-		ShellComplete: completeClusters,
+			cmdutil.KindFlag(),
+		}, append(grpcFlags(), append(cmdutil.LiveFlags(), observeFlag(), watchFlag())...)...),
+		ShellComplete: cmdutil.Complete,
 		Action:        runExplain,
 	}, cmdutil.Support{Output: []string{"json", "yaml"}, Color: true, Semantics: []string{"grpc", "both"}})
 }
@@ -69,34 +69,34 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	var cfg *config.Config
-	if len(files) == 0 && !cmdutil.StdinHasData(cmd) && !live(cmd) {
+	if len(files) == 0 && !cmdutil.StdinHasData(cmd) && !cmdutil.Live(cmd) {
 		fmt.Fprintln(cmd.Root().ErrWriter, "lbctl: no FILE given: explaining the built-in example ("+fixtures.ExampleName+"); run `lbctl explain FILE` for your own config")
 		cfg, err = config.LoadBytes(fixtures.ExampleName, fixtures.Example, "")
 		if err != nil {
 			return cmdutil.InputError(err)
 		}
 	} else {
-		if len(files) == 0 && !live(cmd) {
+		if len(files) == 0 && !cmdutil.Live(cmd) {
 			files = []string{"-"}
 		}
-		if cfg, err = loadInputs(cmd, files); err != nil {
+		if cfg, err = cmdutil.LoadInputs(cmd, files); err != nil {
 			return err
 		}
 	}
-	printWarnings(cmd, cfg)
+	cmdutil.PrintWarnings(cmd, cfg)
 	if err := nothingToExplain(cfg); err != nil {
 		return err
 	}
-	clusters, err := selectClusters(cfg, cmd.StringSlice("cluster"))
+	clusters, err := cmdutil.SelectClusters(cfg, cmd.StringSlice("cluster"))
 	if err != nil {
 		return err
 	}
 	for _, o := range opt.SetHealth {
 		if cfg.Cluster(o.Cluster) == nil {
-			return cmdutil.UsageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, knownClusters(cfg))
+			return cmdutil.UsageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, cmdutil.KnownClusters(cfg))
 		}
 	}
-	if err := checkWhatIf(cfg, opt); err != nil {
+	if err := cmdutil.CheckWhatIf(cfg, opt); err != nil {
 		return err
 	}
 	if cmd.Duration("watch") > 0 {

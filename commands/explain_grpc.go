@@ -20,7 +20,7 @@ func grpcFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "ready", Usage: "gRPC connectivity: CLUSTER[/PRIORITY]=yes|no (or READY, IDLE, CONNECTING, TRANSIENT_FAILURE); default READY when the priority has a usable endpoint (repeatable)"},
 		&cli.StringFlag{Name: "grpc-impl", Value: "core", Usage: "gRPC implementation for --semantics grpc|both: core (C-core, gRFC A74+A75) or go (grpc-go, A74 only)",
-			Validator: oneOf("grpc-impl", "core", "go")},
+			Validator: cmdutil.OneOf("grpc-impl", "core", "go")},
 		&cli.BoolFlag{Name: "grpc-aggregate-backward-compat", Usage: "C-core with GRPC_XDS_AGGREGATE_CLUSTER_BACKWARD_COMPAT=true: the aggregate's LB policy applies to every leaf"},
 	}
 }

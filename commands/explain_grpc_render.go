@@ -8,6 +8,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/grpc"
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
 	"github.com/lbctl/lbctl/lbmodel"
@@ -44,7 +45,7 @@ func renderGRPCCluster(t *term.IO, c traffic.ClusterReport, impl lbmodel.GRPCImp
 		if len(a.Levels) > 0 {
 			rows := make([][]string, 0, len(a.Levels))
 			for i, l := range a.Levels {
-				rows = append(rows, []string{strconv.Itoa(i), l.Cluster, "P" + strconv.Itoa(l.Priority), pct(l.HealthyLoad), t.Bar(float64(l.HealthyLoad)/100, 10)})
+				rows = append(rows, []string{strconv.Itoa(i), l.Cluster, "P" + strconv.Itoa(l.Priority), cmdutil.Pct(l.HealthyLoad), t.Bar(float64(l.HealthyLoad)/100, 10)})
 			}
 			fmt.Fprintln(t.Out)
 			fmt.Fprintln(t.Out, encode.Table(t, []string{"LEVEL", "CLUSTER", "PRIORITY", "LOAD", ""}, rows, 0, 3))
@@ -52,7 +53,7 @@ func renderGRPCCluster(t *term.IO, c traffic.ClusterReport, impl lbmodel.GRPCImp
 	} else if len(c.Priorities) > 0 {
 		rows := make([][]string, 0, len(c.Priorities))
 		for _, p := range c.Priorities {
-			rows = append(rows, []string{"P" + strconv.Itoa(p.Priority), strconv.Itoa(p.Hosts), strconv.Itoa(p.Healthy), pct(p.HealthyLoad), t.Bar(float64(p.HealthyLoad)/100, 10)})
+			rows = append(rows, []string{"P" + strconv.Itoa(p.Priority), strconv.Itoa(p.Hosts), strconv.Itoa(p.Healthy), cmdutil.Pct(p.HealthyLoad), t.Bar(float64(p.HealthyLoad)/100, 10)})
 		}
 		fmt.Fprintln(t.Out)
 		fmt.Fprintln(t.Out, encode.Table(t, []string{"PRIORITY", "HOSTS", "USABLE", "LOAD", ""}, rows, 1, 2, 3))
@@ -63,28 +64,14 @@ func renderGRPCCluster(t *term.IO, c traffic.ClusterReport, impl lbmodel.GRPCImp
 			lrows := make([][]string, 0, len(p.Localities))
 			for _, l := range p.Localities {
 				lrows = append(lrows, []string{localityName(l.Region, l.Zone, l.SubZone), strconv.FormatUint(uint64(l.Weight), 10),
-					fmt.Sprintf("%d/%d", l.Healthy, l.Hosts), fpct(l.Share), t.Bar(l.Share, 10)})
+					fmt.Sprintf("%d/%d", l.Healthy, l.Hosts), cmdutil.FPct(l.Share), t.Bar(l.Share, 10)})
 			}
 			fmt.Fprintf(t.Out, "\nLocalities of P%d (weighted random)\n", p.Priority)
 			fmt.Fprintln(t.Out, encode.Table(t, []string{"LOCALITY", "WEIGHT", "USABLE", "SHARE", ""}, lrows, 1, 2, 3))
 		}
 	}
 	renderHosts(t, c.Hosts, all)
-	renderNotes(t, c.Notes)
-}
-
-func renderNotes(t *term.IO, notes []string) {
-	if len(notes) == 0 {
-		return
-	}
-	fmt.Fprintln(t.Out)
-	bullet := "-"
-	if t.Unicode() {
-		bullet = "•"
-	}
-	for _, n := range notes {
-		fmt.Fprintln(t.Out, wrap(bullet+" "+n, t.Width, "  "))
-	}
+	cmdutil.Notes(t, c.Notes)
 }
 
 // renderBoth prints Envoy's and gRPC's answers for each cluster side by
@@ -129,7 +116,7 @@ func renderBoth(t *term.IO, b *grpc.BothReport, impl lbmodel.GRPCImpl, all bool)
 		if len(diffs) > 0 {
 			fmt.Fprintln(t.Out)
 			fmt.Fprintln(t.Out, t.Style().Bold(true).Render("Differences"))
-			renderNotes(t, diffs)
+			cmdutil.Notes(t, diffs)
 		}
 	}
 }

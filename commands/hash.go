@@ -46,9 +46,9 @@ Examples:
 			&cli.IntFlag{Name: "priority", Usage: "the priority whose ring or table --dump lists", Value: 0},
 			&cli.StringSliceFlag{Name: "remove", Usage: "what moves when host ADDRESS is removed, ring hash vs Maglev (repeatable)"},
 			&cli.BoolFlag{Name: "all", Usage: "list every host (text output shows the top 10 by default)"},
-			kindFlag(),
-		}, liveFlags()...),
-		ShellComplete: completeClusters,
+			cmdutil.KindFlag(),
+		}, cmdutil.LiveFlags()...),
+		ShellComplete: cmdutil.Complete,
 		Action:        runHash,
 	}, cmdutil.Support{Output: []string{"json", "yaml"}, Color: true, Semantics: []string{"grpc"}})
 }
@@ -65,7 +65,7 @@ func runHash(ctx context.Context, cmd *cli.Command) error {
 	if name == "" {
 		return cmdutil.UsageErrorf("hash: --cluster NAME is required")
 	}
-	cfg, cl, err := loadCluster(cmd, name)
+	cfg, cl, err := cmdutil.LoadCluster(cmd, name)
 	if err != nil {
 		return err
 	}

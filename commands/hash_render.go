@@ -8,6 +8,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/hashing"
 	"github.com/lbctl/lbctl/analyze/placement"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
 )
@@ -39,12 +40,12 @@ func renderHash(t *term.IO, r *hashing.HashReport, all bool) {
 	for _, p := range r.Priorities {
 		share := "-"
 		if p.InTable > 0 {
-			share = fpct(p.MinShare) + "–" + fpct(p.MaxShare)
+			share = cmdutil.FPct(p.MinShare) + "–" + cmdutil.FPct(p.MaxShare)
 			if !t.Unicode() {
-				share = fpct(p.MinShare) + " - " + fpct(p.MaxShare)
+				share = cmdutil.FPct(p.MinShare) + " - " + cmdutil.FPct(p.MaxShare)
 			}
 		}
-		rows = append(rows, []string{"P" + strconv.Itoa(p.Priority), pct(p.HealthyLoad + p.DegradedLoad), yesNo(t, p.Panic),
+		rows = append(rows, []string{"P" + strconv.Itoa(p.Priority), cmdutil.Pct(p.HealthyLoad + p.DegradedLoad), cmdutil.YesNo(t, p.Panic),
 			fmt.Sprintf("%d/%d", p.InTable, p.Hosts), strconv.FormatUint(p.Size, 10), share,
 			strconv.FormatFloat(p.StdDev*100, 'f', 2, 64) + "%", p.Verdict})
 	}
@@ -85,7 +86,7 @@ func renderHash(t *term.IO, r *hashing.HashReport, all bool) {
 		}
 		for _, l := range r.Lookups {
 			if l.Reason != "" {
-				fmt.Fprintln(t.Out, wrap(l.Input+": "+l.Reason, t.Width, "  "))
+				fmt.Fprintln(t.Out, cmdutil.Wrap(l.Input+": "+l.Reason, t.Width, "  "))
 			}
 		}
 	}
@@ -122,7 +123,7 @@ func renderHash(t *term.IO, r *hashing.HashReport, all bool) {
 			bullet = "•"
 		}
 		for _, n := range r.Notes {
-			fmt.Fprintln(t.Out, wrap(bullet+" "+n, t.Width, "  "))
+			fmt.Fprintln(t.Out, cmdutil.Wrap(bullet+" "+n, t.Width, "  "))
 		}
 	}
 }
@@ -138,7 +139,7 @@ func renderHashHosts(t *term.IO, hosts []placement.HashHost, unit string, all bo
 	rows := make([][]string, 0, len(shown))
 	for _, h := range shown {
 		rows = append(rows, []string{h.Address, "P" + strconv.Itoa(h.Priority), healthText(h.Health),
-			strconv.FormatUint(h.Entries, 10), fpct(h.Share), fpct(h.Expected), t.Bar(h.Share, 10)})
+			strconv.FormatUint(h.Entries, 10), cmdutil.FPct(h.Share), cmdutil.FPct(h.Expected), t.Bar(h.Share, 10)})
 	}
 	fmt.Fprintln(t.Out)
 	fmt.Fprintln(t.Out, encode.Table(t, []string{"HOST", "PRIORITY", "HEALTH", unit, "SHARE", "EXPECTED", ""}, rows, 3, 4, 5))
@@ -163,12 +164,12 @@ func renderRemoval(t *term.IO, rm *hashing.HashRemoval, all bool) {
 			rows = append(rows, []string{m.name, m.r.Config, "-", "-", "-", m.r.Error})
 			continue
 		}
-		rows = append(rows, []string{m.name, m.r.Config, fpct(m.r.Moved), fpct(m.r.Removed),
-			fpct(max(0, m.r.Moved-m.r.Removed)), t.Bar(m.r.Moved, 10)})
+		rows = append(rows, []string{m.name, m.r.Config, cmdutil.FPct(m.r.Moved), cmdutil.FPct(m.r.Removed),
+			cmdutil.FPct(max(0, m.r.Moved-m.r.Removed)), t.Bar(m.r.Moved, 10)})
 	}
 	fmt.Fprintln(t.Out, encode.Table(t, []string{"ALGORITHM", "CONFIG", "MOVED", "FROM REMOVED", "CHURN", ""}, rows, 2, 3, 4))
 	if rm.MaglevOverRing > 0 {
-		fmt.Fprintln(t.Out, wrap(fmt.Sprintf("Maglev moves %.2f× as much of the hash space as ring hash (FROM REMOVED: what the removed hosts answered; CHURN: keys that move between hosts that stay).", rm.MaglevOverRing), t.Width, ""))
+		fmt.Fprintln(t.Out, cmdutil.Wrap(fmt.Sprintf("Maglev moves %.2f× as much of the hash space as ring hash (FROM REMOVED: what the removed hosts answered; CHURN: keys that move between hosts that stay).", rm.MaglevOverRing), t.Width, ""))
 	}
 	dest := map[string][2]float64{}
 	var order []string
@@ -197,7 +198,7 @@ func renderRemoval(t *term.IO, rm *hashing.HashRemoval, all bool) {
 	rows = rows[:0]
 	for _, h := range shown {
 		v := dest[h]
-		rows = append(rows, []string{h, fpct(v[0]), fpct(v[1])})
+		rows = append(rows, []string{h, cmdutil.FPct(v[0]), cmdutil.FPct(v[1])})
 	}
 	fmt.Fprintln(t.Out)
 	fmt.Fprintln(t.Out, encode.Table(t, []string{"MOVED TO", "RING HASH", "MAGLEV"}, rows, 1, 2))

@@ -43,16 +43,16 @@ Examples:
   lbctl lint --strict --fail-on none fixtures/inputs/strict-dump.json`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text, json, sarif or github",
-				Validator: oneOf("format", lintFormats...)},
+				Validator: cmdutil.OneOf("format", lintFormats...)},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at or above: error, warning, info or none",
-				Validator: oneOf("fail-on", "error", "warning", "info", "none")},
+				Validator: cmdutil.OneOf("fail-on", "error", "warning", "info", "none")},
 			&cli.StringSliceFlag{Name: "disable", Usage: "do not run this rule (ID or name; repeatable)"},
 			&cli.StringFlag{Name: "target", Value: "envoy", Usage: "data plane to judge for: envoy, grpc or both",
-				Validator: oneOf("target", "envoy", "grpc", "both")},
+				Validator: cmdutil.OneOf("target", "envoy", "grpc", "both")},
 			&cli.BoolFlag{Name: "merge", Usage: "check all inputs as one configuration (by default each bootstrap or config_dump is its own, and loose xDS resources form one per directory)"},
 			&cli.BoolFlag{Name: "strict", Usage: "report every unknown field, unknown extension type and v2 spelling one by one, also in files Envoy wrote (proto validation); by default lint reports only what concerns load balancing"},
-			kindFlag(),
-		}, liveFlags()...),
+			cmdutil.KindFlag(),
+		}, cmdutil.LiveFlags()...),
 		Action: runLint,
 	}, cmdutil.Support{
 		// -o json means --format json, --semantics means --target.
@@ -67,7 +67,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	files := cmd.Args().Slice()
-	live, err := liveInputs(cmd)
+	live, err := cmdutil.LiveInputs(cmd)
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	}
 	// A running Envoy's config_dump and /clusters are one configuration.
 	merge := cmd.Bool("merge") || live != nil
-	cfgs, _ := config.LoadGroupsLimited(append(inputs, live...), cmd.String("kind"), merge, limits(cmd))
+	cfgs, _ := config.LoadGroupsLimited(append(inputs, live...), cmd.String("kind"), merge, cmdutil.Limits(cmd))
 	cmdutil.GuardSecrets(cmd, cfgs...)
 	findings, err := adopt(cmd, lint.RunGroups(cfgs, opts))
 	if err != nil {

@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
 
@@ -38,7 +38,7 @@ func writeLintText(t *term.IO, fs []lint.Finding, src *config.Sources) error {
 	var b strings.Builder
 	bold, caret := t.Style().Bold(true), t.Paint(term.Good).Bold(true)
 	for _, f := range fs {
-		fmt.Fprintf(&b, "%s: %s %s %s [%s]\n", bold.Render(config.Escape(f.Pos.String())), severityStyle(t, f.Severity).Render(f.Severity.String()),
+		fmt.Fprintf(&b, "%s: %s %s %s [%s]\n", bold.Render(config.Escape(f.Pos.String())), cmdutil.SeverityStyle(t, f.Severity).Render(f.Severity.String()),
 			bold.Render(f.Rule), config.Escape(f.Message), f.Name)
 		// The snippet is a window around the column with secrets masked:
 		// a one-line JSON dump is never repeated whole (actionlint's
@@ -52,13 +52,6 @@ func writeLintText(t *term.IO, fs []lint.Finding, src *config.Sources) error {
 	}
 	_, err := io.WriteString(t.Out, b.String())
 	return err
-}
-
-// severityStyle colours a severity as compilers do: errors red, warnings
-// yellow, information cyan.
-func severityStyle(t *term.IO, s lint.Severity) lipgloss.Style {
-	c := map[lint.Severity]term.Color{lint.SevError: term.Alarm, lint.SevWarning: term.Title, lint.SevInfo: term.Info}[s]
-	return t.Paint(c).Bold(true)
 }
 
 type jsonFinding struct {

@@ -25,7 +25,7 @@ func observeFlag() cli.Flag {
 func runObserve(cmd *cli.Command, cfg *config.Config, report *traffic.Report, window time.Duration) error {
 	time.Sleep(window)
 	in, err := config.FetchAdminPath(cmd.String("admin"), "/clusters?format=json",
-		config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout"), MaxBytes: limits(cmd).MaxInput})
+		config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout"), MaxBytes: cmdutil.Limits(cmd).MaxInput})
 	if err != nil {
 		return cmdutil.InputError(err)
 	}
@@ -48,15 +48,15 @@ func renderObserve(t *term.IO, r *observe.Report) {
 		for _, h := range c.Hosts {
 			pred, z := "-", "-"
 			if h.Predicted != nil {
-				pred = fpct(*h.Predicted)
+				pred = cmdutil.FPct(*h.Predicted)
 			}
 			if h.Z != nil {
 				z = strconv.FormatFloat(*h.Z, 'f', 1, 64)
 			}
-			rows = append(rows, []string{h.Address, pred, fpct(h.Observed), strconv.FormatUint(h.Requests, 10), z, h.Verdict})
+			rows = append(rows, []string{h.Address, pred, cmdutil.FPct(h.Observed), strconv.FormatUint(h.Requests, 10), z, h.Verdict})
 		}
 		fmt.Fprintln(t.Out, encode.Table(t, []string{"HOST", "PREDICTED", "OBSERVED", "REQUESTS", "Z", "VERDICT"}, rows, 1, 2, 3, 4))
-		renderNotes(t, c.Notes)
+		cmdutil.Notes(t, c.Notes)
 	}
-	renderNotes(t, r.Notes)
+	cmdutil.Notes(t, r.Notes)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/lbctl/lbctl/lbmodel"
@@ -16,7 +17,7 @@ import (
 func budgetOrderFlag() cli.Flag {
 	return &cli.StringFlag{Name: "budget-order", Value: "file",
 		Usage:     "order in which failure budgets fail healthy hosts: file (last in file order first, as --set-health) or weight (heaviest first)",
-		Validator: oneOf("budget-order", "file", "weight")}
+		Validator: cmdutil.OneOf("budget-order", "file", "weight")}
 }
 
 func budgetOrder(cmd *cli.Command) lbmodel.FailOrder {

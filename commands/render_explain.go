@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
 
@@ -25,29 +26,18 @@ func renderExplain(t *term.IO, r *traffic.Report, all bool) {
 	}
 }
 
-func pct(v int) string { return strconv.Itoa(v) + "%" }
-
-func fpct(v float64) string { return strconv.FormatFloat(v*100, 'f', 2, 64) + "%" }
-
-func yesNo(t *term.IO, b bool) string {
-	if b {
-		return t.Paint(term.Alarm).Bold(true).Render("PANIC")
-	}
-	return "no"
-}
-
 func renderCluster(t *term.IO, c traffic.ClusterReport, all bool) {
 	title := t.Paint(term.Title).Bold(true).Render(c.Name)
 	meta := []string{c.LbPolicy}
 	if c.Aggregate == nil {
 		meta = append(meta, fmt.Sprintf("overprovisioning %.2g", float64(c.OverprovisioningFactor)/100))
 	}
-	meta = append(meta, "panic threshold "+pct(c.PanicThreshold))
+	meta = append(meta, "panic threshold "+cmdutil.Pct(c.PanicThreshold))
 	if c.EndpointsMissing {
 		// Not an outage: the endpoints are elsewhere (a note says where).
 		meta = append(meta, t.Paint(term.Title).Render("no endpoints in the input"))
 	} else {
-		meta = append(meta, "availability "+pct(c.NormalizedTotalAvailability))
+		meta = append(meta, "availability "+cmdutil.Pct(c.NormalizedTotalAvailability))
 	}
 	if c.TotalPanic && !c.EndpointsMissing {
 		meta = append(meta, t.Paint(term.Alarm).Bold(true).Render("TOTAL PANIC"))
@@ -71,11 +61,11 @@ func renderCluster(t *term.IO, c traffic.ClusterReport, all bool) {
 			if degraded {
 				row = append(row, strconv.Itoa(p.Degraded))
 			}
-			row = append(row, strconv.Itoa(p.Excluded), pct(p.Health), pct(p.HealthyLoad))
+			row = append(row, strconv.Itoa(p.Excluded), cmdutil.Pct(p.Health), cmdutil.Pct(p.HealthyLoad))
 			if degraded {
-				row = append(row, pct(p.DegradedLoad))
+				row = append(row, cmdutil.Pct(p.DegradedLoad))
 			}
-			rows = append(rows, append(row, t.Bar(load, 10), yesNo(t, p.Panic)))
+			rows = append(rows, append(row, t.Bar(load, 10), cmdutil.YesNo(t, p.Panic)))
 		}
 		headers := []string{"PRIORITY", "HOSTS", "HEALTHY", "EXCLUDED", "HEALTH", "LOAD", "", "PANIC"}
 		right := []int{1, 2, 3, 4, 5}
@@ -104,7 +94,7 @@ func renderCluster(t *term.IO, c traffic.ClusterReport, all bool) {
 				if weighted {
 					row = append(row, strconv.FormatFloat(l.EffectiveWeight, 'g', 6, 64))
 				}
-				lrows = append(lrows, append(row, fpct(l.Share), t.Bar(l.Share, 10)))
+				lrows = append(lrows, append(row, cmdutil.FPct(l.Share), t.Bar(l.Share, 10)))
 			}
 			headers, right := []string{"LOCALITY", "HEALTHY", "SHARE", ""}, []int{1, 2}
 			if weighted {
@@ -132,7 +122,7 @@ func renderCluster(t *term.IO, c traffic.ClusterReport, all bool) {
 			bullet = "•"
 		}
 		for _, n := range c.Notes {
-			fmt.Fprintln(t.Out, wrap(bullet+" "+n, t.Width, "  "))
+			fmt.Fprintln(t.Out, cmdutil.Wrap(bullet+" "+n, t.Width, "  "))
 		}
 	}
 }
@@ -145,14 +135,14 @@ func renderAggregate(t *term.IO, a *traffic.AggregateReport) {
 		if l.ChildPanic {
 			child = t.Paint(term.Alarm).Render("panic")
 		}
-		rows = append(rows, []string{strconv.Itoa(i), l.Cluster, "P" + strconv.Itoa(l.Priority), pct(l.Health),
-			pct(l.HealthyLoad + l.DegradedLoad), t.Bar(load, 10), yesNo(t, l.Panic), child})
+		rows = append(rows, []string{strconv.Itoa(i), l.Cluster, "P" + strconv.Itoa(l.Priority), cmdutil.Pct(l.Health),
+			cmdutil.Pct(l.HealthyLoad + l.DegradedLoad), t.Bar(load, 10), cmdutil.YesNo(t, l.Panic), child})
 	}
 	fmt.Fprintln(t.Out)
 	fmt.Fprintln(t.Out, encode.Table(t, []string{"LEVEL", "CLUSTER", "PRIORITY", "HEALTH", "LOAD", "", "PANIC", "CHILD PANIC"}, rows, 0, 3, 4))
 	crow := make([][]string, 0, len(a.ClusterLoad))
 	for _, c := range a.ClusterLoad {
-		crow = append(crow, []string{c.Cluster, pct(c.Load), t.Bar(float64(c.Load)/100, 20)})
+		crow = append(crow, []string{c.Cluster, cmdutil.Pct(c.Load), t.Bar(float64(c.Load)/100, 20)})
 	}
 	fmt.Fprintln(t.Out)
 	fmt.Fprintln(t.Out, encode.Table(t, []string{"CHILD CLUSTER", "TRAFFIC", ""}, crow, 1))
@@ -171,7 +161,7 @@ func renderHosts(t *term.IO, hosts []traffic.HostReport, all bool) {
 	for _, h := range shown {
 		share, bar := "-", ""
 		if h.Share != nil {
-			share, bar = fpct(*h.Share), t.Bar(*h.Share, 10)
+			share, bar = cmdutil.FPct(*h.Share), t.Bar(*h.Share, 10)
 		}
 		row := []string{}
 		if aggregate {
@@ -208,31 +198,6 @@ func localityName(region, zone, subZone string) string {
 		return region + "/" + zone
 	}
 	return region + "/" + zone + "/" + subZone
-}
-
-// wrap breaks s into lines of at most width columns, indenting the rest.
-func wrap(s string, width int, indent string) string {
-	if width == 0 {
-		width = 100
-	}
-	if width < 40 {
-		width = 40
-	}
-	var b strings.Builder
-	line := 0
-	for i, w := range strings.Fields(s) {
-		n := lipgloss.Width(w)
-		if i > 0 && line+1+n > width {
-			b.WriteString("\n" + indent)
-			line = len(indent)
-		} else if i > 0 {
-			b.WriteByte(' ')
-			line++
-		}
-		b.WriteString(w)
-		line += n
-	}
-	return b.String()
 }
 
 // headline writes a cluster's name and its facts separated by t.Sep(),

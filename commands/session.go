@@ -46,10 +46,10 @@ Examples:
 			&cli.StringSliceFlag{Name: "ready", Usage: "gRPC connectivity of a priority: CLUSTER[/PRIORITY]=yes|no (repeatable)"},
 			&cli.StringSliceFlag{Name: "set-health", Usage: "what-if: CLUSTER[/PRIORITY]=PERCENT or =HEALTHY/TOTAL makes that share of hosts healthy (repeatable)"},
 			&cli.StringFlag{Name: "grpc-impl", Value: "core", Usage: "gRPC implementation: core (C-core, gRFC A75) or go (grpc-go: no stateful session affinity)",
-				Validator: oneOf("grpc-impl", "core", "go")},
-			kindFlag(),
+				Validator: cmdutil.OneOf("grpc-impl", "core", "go")},
+			cmdutil.KindFlag(),
 		},
-		ShellComplete: completeClusters,
+		ShellComplete: cmdutil.Complete,
 		Action:        runSession,
 	}, cmdutil.Support{
 		Output: []string{"json", "yaml"}, Color: true, Semantics: []string{"grpc"},
@@ -92,7 +92,7 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 		}
 		opt.SetHealth = append(opt.SetHealth, o)
 	}
-	cfg, cl, err := loadCluster(cmd, cmd.String("cluster"))
+	cfg, cl, err := cmdutil.LoadCluster(cmd, cmd.String("cluster"))
 	if err != nil {
 		return err
 	}
@@ -161,8 +161,8 @@ func renderEnvoySession(t *term.IO, r *envoysession.Report) {
 		fmt.Fprintf(t.Out, " %s", *r.Host)
 	}
 	fmt.Fprintln(t.Out)
-	fmt.Fprintln(t.Out, wrap(r.Reason, t.Width, ""))
-	renderNotes(t, r.Notes)
+	fmt.Fprintln(t.Out, cmdutil.Wrap(r.Reason, t.Width, ""))
+	cmdutil.Notes(t, r.Notes)
 }
 
 func renderSession(t *term.IO, r *grpc.SessionReport) {
@@ -179,7 +179,7 @@ func renderSession(t *term.IO, r *grpc.SessionReport) {
 		fmt.Fprintf(t.Out, " (action: %s)", r.Action)
 	}
 	fmt.Fprintln(t.Out)
-	fmt.Fprintln(t.Out, wrap(r.Reason, t.Width, ""))
+	fmt.Fprintln(t.Out, cmdutil.Wrap(r.Reason, t.Width, ""))
 	fmt.Fprintf(t.Out, "override_host_status [%s]%sidle_timeout %s\n", strings.Join(r.OverrideHostStatus, ", "), t.Sep(), r.IdleTimeout)
 	rows := make([][]string, 0, len(r.Endpoints))
 	for _, e := range r.Endpoints {
@@ -187,7 +187,7 @@ func renderSession(t *term.IO, r *grpc.SessionReport) {
 	}
 	fmt.Fprintln(t.Out)
 	fmt.Fprintln(t.Out, encode.Table(t, []string{"ENDPOINT", "PRIORITY", "HEALTH", "SUBCHANNEL"}, rows))
-	renderNotes(t, r.Notes)
+	cmdutil.Notes(t, r.Notes)
 }
 
 // resultColor colours a session result: pick green, queue yellow,

@@ -39,12 +39,12 @@ Examples:
 			&cli.StringFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "the cluster (required)"},
 			&cli.StringSliceFlag{Name: "match", Aliases: []string{"m"}, Usage: "KEY=VALUE criterion, VALUE a string; KEY:=JSON for a typed value (repeatable)"},
 			&cli.StringFlag{Name: "route", Usage: "evaluate this route's metadata_match (route name in a RouteConfiguration)"},
-			kindFlag(),
-		}, liveFlags()...),
+			cmdutil.KindFlag(),
+		}, cmdutil.LiveFlags()...),
 		// A --match value may hold commas (a flow list or struct): never
 		// split it.
 		DisableSliceFlagSeparator: true,
-		ShellComplete:             completeClusters,
+		ShellComplete:             cmdutil.Complete,
 		Action:                    runSubset,
 	}, cmdutil.Support{Output: []string{"json", "yaml"}, Color: true})
 }
@@ -58,7 +58,7 @@ func runSubset(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	cfg, cl, err := loadCluster(cmd, name)
+	cfg, cl, err := cmdutil.LoadCluster(cmd, name)
 	if err != nil {
 		return err
 	}

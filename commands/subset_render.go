@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/subset"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
 
@@ -50,7 +51,7 @@ func renderSubset(t *term.IO, r *subset.SubsetReport) {
 		fmt.Fprintln(t.Out)
 		head := "route " + rr.Route
 		if rr.WeightedCluster != nil {
-			head += t.Sep() + fmt.Sprintf("weighted cluster %d (weight %d, %s of the route's requests)", *rr.WeightedCluster, rr.Weight, fpct(rr.TrafficShare))
+			head += t.Sep() + fmt.Sprintf("weighted cluster %d (weight %d, %s of the route's requests)", *rr.WeightedCluster, rr.Weight, cmdutil.FPct(rr.TrafficShare))
 		}
 		fmt.Fprintln(t.Out, t.Style().Bold(true).Render(head))
 		fmt.Fprintf(t.Out, "  route criteria %s, weighted cluster criteria %s\n", criteriaText(rr.RouteMatch), criteriaText(rr.ClusterMatch))

@@ -49,9 +49,9 @@ Examples:
 			&cli.BoolFlag{Name: "hosts", Usage: "add each host's share of traffic to every row"},
 			&cli.StringFlag{Name: "svg", Usage: "write the chart as an SVG file"},
 			&cli.StringSliceFlag{Name: "set-health", Usage: "what-if for the levels not varied: CLUSTER[/PRIORITY]=PERCENT or =HEALTHY/TOTAL (repeatable)"},
-			kindFlag(),
-		}, adminFlags()...),
-		ShellComplete: completeClusters,
+			cmdutil.KindFlag(),
+		}, cmdutil.AdminFlags()...),
+		ShellComplete: cmdutil.Complete,
 		Action:        runSweep,
 	}, cmdutil.Support{Output: []string{"json", "yaml", "csv"}, Color: true})
 }
@@ -93,13 +93,13 @@ func runSweep(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	cfg, cl, err := loadCluster(cmd, name)
+	cfg, cl, err := cmdutil.LoadCluster(cmd, name)
 	if err != nil {
 		return err
 	}
 	for _, o := range opt.Model.SetHealth {
 		if cfg.Cluster(o.Cluster) == nil {
-			return cmdutil.UsageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, knownClusters(cfg))
+			return cmdutil.UsageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, cmdutil.KnownClusters(cfg))
 		}
 	}
 	s, err := sweep.Build(cfg, cl, opt)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
 	"github.com/lbctl/lbctl/lbmodel"
@@ -104,9 +105,9 @@ func renderSweep(t *term.IO, s lbmodel.Sweep) {
 		st := r.Steps[0]
 		row := []string{fmt.Sprintf("%d/%d", st.Healthy, st.Total), healthPct(st.Health)}
 		for _, se := range ser {
-			row = append(row, pct(se.values[i]))
+			row = append(row, cmdutil.Pct(se.values[i]))
 		}
-		rows = append(rows, append(row, panicLevels(r), yesNo(t, r.TotalPanic)))
+		rows = append(rows, append(row, panicLevels(r), cmdutil.YesNo(t, r.TotalPanic)))
 	}
 	fmt.Fprintln(t.Out, encode.Table(t, headers, rows, right...))
 	fmt.Fprintln(t.Out)
@@ -172,7 +173,7 @@ func renderSweepHosts(t *term.IO, s lbmodel.Sweep) {
 			if h.Cluster != "" {
 				name = h.Cluster + " " + name
 			}
-			rows = append(rows, []string{fmt.Sprintf("%d/%d", st.Healthy, st.Total), name, fpct(h.Share), t.Bar(h.Share, 10)})
+			rows = append(rows, []string{fmt.Sprintf("%d/%d", st.Healthy, st.Total), name, cmdutil.FPct(h.Share), t.Bar(h.Share, 10)})
 		}
 	}
 	fmt.Fprintln(t.Out)

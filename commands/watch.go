@@ -39,7 +39,7 @@ func checkWatch(cmd *cli.Command, semantics string) error {
 		return nil
 	}
 	switch {
-	case !live(cmd):
+	case !cmdutil.Live(cmd):
 		return cmdutil.UsageErrorf("--watch needs --admin URL or --csds ADDR (it fetches the live state again)")
 	case cmd.Duration("observe") > 0:
 		return cmdutil.UsageErrorf("--watch and --observe cannot be combined")
@@ -55,7 +55,7 @@ func checkWatch(cmd *cli.Command, semantics string) error {
 // the --cluster names that exist now (all clusters without --cluster): a
 // cluster that went away is a change, not an error.
 func explainSnapshot(cmd *cli.Command, opt model.Options, semantics string) (*traffic.Report, error) {
-	cfg, err := loadInputs(cmd, cmd.Args().Slice())
+	cfg, err := cmdutil.LoadInputs(cmd, cmd.Args().Slice())
 	if err != nil {
 		return nil, err
 	}
@@ -226,5 +226,5 @@ func shareText(v any) string {
 	if !ok {
 		return "-"
 	}
-	return strings.TrimSpace(fpct(f))
+	return strings.TrimSpace(cmdutil.FPct(f))
 }

@@ -1,4 +1,5 @@
-package commands
+// Package rules is `lbctl rules`: the lint rules' list and documentation.
+package rules
 
 import (
 	"context"
@@ -12,7 +13,8 @@ import (
 	"github.com/lbctl/lbctl/lint"
 )
 
-func rulesCommand() *cli.Command {
+// New is the rules command.
+func New() *cli.Command {
 	return cmdutil.Declare(&cli.Command{
 		Name:      "rules",
 		Usage:     "list the lint rules, or print one rule's documentation",
@@ -89,7 +91,7 @@ func severities(t *term.IO, r *lint.Rule) string {
 	var parts []string
 	for _, tg := range []lint.Target{lint.TargetEnvoy, lint.TargetGRPC} {
 		if s, ok := r.Severity[tg]; ok {
-			parts = append(parts, string(tg)+": "+severityStyle(t, s).Render(s.String()))
+			parts = append(parts, string(tg)+": "+cmdutil.SeverityStyle(t, s).Render(s.String()))
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -1,17 +1,16 @@
-package commands
+package cmdutil
 
 import (
 	"time"
 
 	"github.com/lbctl/lbctl/analyze/config"
-	"github.com/lbctl/lbctl/commands/cmdutil"
 
 	"github.com/urfave/cli/v3"
 )
 
-// liveFlags read a running Envoy instead of (or beside) files; nothing is
+// LiveFlags read a running Envoy instead of (or beside) files; nothing is
 // fetched unless --admin is given (contract: Live inputs).
-func liveFlags() []cli.Flag {
+func LiveFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "admin", Usage: "read /config_dump?include_eds and /clusters?format=json from this Envoy admin URL (e.g. http://127.0.0.1:9901)"},
 		&cli.BoolFlag{Name: "allow-remote", Usage: "allow --admin hosts other than loopback (127.0.0.0/8, ::1, localhost)"},
@@ -20,11 +19,11 @@ func liveFlags() []cli.Flag {
 	}
 }
 
-// adminFlags are the live flags of commands that compute Envoy's answer
+// AdminFlags are the live flags of commands that compute Envoy's answer
 // only (sweep): --admin, not --csds, whose clients follow gRPC semantics.
-func adminFlags() []cli.Flag {
+func AdminFlags() []cli.Flag {
 	var out []cli.Flag
-	for _, f := range liveFlags() {
+	for _, f := range LiveFlags() {
 		if f.Names()[0] != "csds" {
 			out = append(out, f)
 		}
@@ -32,27 +31,27 @@ func adminFlags() []cli.Flag {
 	return out
 }
 
-// liveInputs fetches --admin's answers as inputs (none without --admin);
+// LiveInputs fetches --admin's answers as inputs (none without --admin);
 // a failed fetch is an input error (exit 3).
-func liveInputs(cmd *cli.Command) ([]config.Input, error) {
-	opt := config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout"), MaxBytes: limits(cmd).MaxInput}
+func LiveInputs(cmd *cli.Command) ([]config.Input, error) {
+	opt := config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout"), MaxBytes: Limits(cmd).MaxInput}
 	var ins []config.Input
 	if base := cmd.String("admin"); base != "" {
 		admin, err := config.FetchAdmin(base, opt)
 		if err != nil {
-			return nil, cmdutil.InputError(err)
+			return nil, InputError(err)
 		}
 		ins = append(ins, admin...)
 	}
 	if addr := cmd.String("csds"); addr != "" {
 		in, err := config.FetchCSDS(addr, opt)
 		if err != nil {
-			return nil, cmdutil.InputError(err)
+			return nil, InputError(err)
 		}
 		ins = append(ins, in)
 	}
 	return ins, nil
 }
 
-// live reports whether a live input flag is given (then no FILE is needed).
-func live(cmd *cli.Command) bool { return cmd.String("admin") != "" || cmd.String("csds") != "" }
+// Live reports whether a live input flag is given (then no FILE is needed).
+func Live(cmd *cli.Command) bool { return cmd.String("admin") != "" || cmd.String("csds") != "" }

@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd
 
-package commands
+package cmdutil
 
 import (
 	"os"
@@ -8,11 +8,11 @@ import (
 	"syscall"
 )
 
-// fitAddressSpace keeps the heap inside an address-space limit (ulimit -v,
+// FitAddressSpace keeps the heap inside an address-space limit (ulimit -v,
 // as CI runners set): without a soft memory limit the runtime lets the heap
 // grow to twice the live data and dies at the limit, where collecting
 // sooner would have fitted. GOMEMLIMIT, when set, wins.
-func fitAddressSpace() {
+func FitAddressSpace() {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}

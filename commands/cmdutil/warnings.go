@@ -1,4 +1,4 @@
-package commands
+package cmdutil
 
 import (
 	"fmt"
@@ -21,18 +21,18 @@ var warnWords = map[string]string{
 	config.CodeDuplicateName: "resources repeating a name",
 }
 
-// reportWarnings writes the load warnings to stderr: nothing with
+// ReportWarnings writes the load warnings to stderr: nothing with
 // --quiet, every one with --verbose, otherwise each kind that occurs
 // fewer than warnGroupMin times in full and the others as one counted
 // line, so the answer is not buried under hundreds of lines.
-func reportWarnings(cmd *cli.Command, cfg *config.Config) {
+func ReportWarnings(cmd *cli.Command, cfg *config.Config) {
 	if cmd.Bool("quiet") {
 		return
 	}
-	writeWarnings(cmd.Root().ErrWriter, cfg.Problems, cmd.Bool("verbose"))
+	WriteWarnings(cmd.Root().ErrWriter, cfg.Problems, cmd.Bool("verbose"))
 }
 
-func writeWarnings(w io.Writer, ps config.Problems, verbose bool) {
+func WriteWarnings(w io.Writer, ps config.Problems, verbose bool) {
 	count := map[string]int{}
 	for _, p := range ps {
 		if p.Severity != config.SevError {

@@ -1,0 +1,65 @@
+package cmdutil
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/lbctl/lbctl/commands/term"
+)
+
+// Pct is an integer percentage.
+func Pct(v int) string { return strconv.Itoa(v) + "%" }
+
+// FPct is a share (0..1) as a percentage with two decimals.
+func FPct(v float64) string { return strconv.FormatFloat(v*100, 'f', 2, 64) + "%" }
+
+// YesNo is a panic flag: PANIC in alarm colour, or no.
+func YesNo(t *term.IO, b bool) string {
+	if b {
+		return t.Paint(term.Alarm).Bold(true).Render("PANIC")
+	}
+	return "no"
+}
+
+// Wrap breaks s into lines of at most width columns, indenting the rest.
+func Wrap(s string, width int, indent string) string {
+	if width == 0 {
+		width = 100
+	}
+	if width < 40 {
+		width = 40
+	}
+	var b strings.Builder
+	line := 0
+	for i, w := range strings.Fields(s) {
+		n := lipgloss.Width(w)
+		if i > 0 && line+1+n > width {
+			b.WriteString("\n" + indent)
+			line = len(indent)
+		} else if i > 0 {
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(w)
+		line += n
+	}
+	return b.String()
+}
+
+// Notes writes notes as a bulleted list after a blank line, wrapped to
+// the terminal.
+func Notes(t *term.IO, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	fmt.Fprintln(t.Out)
+	bullet := "-"
+	if t.Unicode() {
+		bullet = "•"
+	}
+	for _, n := range notes {
+		fmt.Fprintln(t.Out, Wrap(bullet+" "+n, t.Width, "  "))
+	}
+}
