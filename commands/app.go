@@ -11,6 +11,7 @@ import (
 
 	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/rules"
+	"github.com/lbctl/lbctl/commands/session"
 	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/urfave/cli/v3"
@@ -99,7 +100,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			sweepCommand(),
 			diffCommand(),
 			completionCommand(), manCommand(),
-			sessionCommand(),
+			session.New(),
 		},
 	}
 	cmdutil.SetCompleter(root, completeClusters)

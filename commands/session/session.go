@@ -1,4 +1,6 @@
-package commands
+// Package session is `lbctl session`: the host a stateful-session
+// request goes to.
+package session
 
 import (
 	"context"
@@ -18,7 +20,8 @@ import (
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
-func sessionCommand() *cli.Command {
+// New is the session command.
+func New() *cli.Command {
 	return cmdutil.Declare(&cli.Command{
 		Name:      "session",
 		Usage:     "stateful session affinity: which host a request with a session cookie goes to (gRFC A75, and Envoy's override host)",
