@@ -12,6 +12,7 @@ import (
 	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/rules"
 	"github.com/lbctl/lbctl/commands/session"
+	"github.com/lbctl/lbctl/commands/subset"
 	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/urfave/cli/v3"
@@ -96,7 +97,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			lintCommand(),
 			rules.New(),
 			hashCommand(),
-			subsetCommand(),
+			subset.New(),
 			sweepCommand(),
 			diffCommand(),
 			completionCommand(), manCommand(),

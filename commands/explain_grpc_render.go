@@ -37,7 +37,7 @@ func renderGRPCCluster(t *term.IO, c traffic.ClusterReport, impl lbmodel.GRPCImp
 	if c.NoHostShare >= 1 {
 		meta = append(meta, t.Paint(term.Alarm).Bold(true).Render("RPCs FAIL"))
 	}
-	fmt.Fprint(t.Out, headline(t, title, meta)+"\n")
+	fmt.Fprint(t.Out, cmdutil.Headline(t, title, meta)+"\n")
 	if c.File != "" {
 		fmt.Fprintln(t.Out, t.Style().Faint(true).Render("  "+c.File))
 	}

@@ -30,7 +30,7 @@ func renderHash(t *term.IO, r *hashing.HashReport, all bool) {
 	if r.TableSize != nil {
 		meta = append(meta, fmt.Sprintf("table size %d", *r.TableSize))
 	}
-	fmt.Fprint(t.Out, headline(t, title, meta)+"\n")
+	fmt.Fprint(t.Out, cmdutil.Headline(t, title, meta)+"\n")
 
 	unit := "ENTRIES"
 	if r.TableSize != nil {

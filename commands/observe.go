@@ -43,7 +43,7 @@ func renderObserve(t *term.IO, r *observe.Report) {
 			fmt.Fprintln(t.Out)
 		}
 		title := t.Paint(term.Title).Bold(true).Render(c.Name)
-		fmt.Fprint(t.Out, headline(t, title, []string{c.Policy, strconv.FormatUint(c.Requests, 10) + " requests in " + r.Window})+"\n\n")
+		fmt.Fprint(t.Out, cmdutil.Headline(t, title, []string{c.Policy, strconv.FormatUint(c.Requests, 10) + " requests in " + r.Window})+"\n\n")
 		rows := make([][]string, 0, len(c.Hosts))
 		for _, h := range c.Hosts {
 			pred, z := "-", "-"

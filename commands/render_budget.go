@@ -86,5 +86,5 @@ func budgetLine(t *term.IO, head, lead string, b traffic.Budget, extra ...string
 	facts = append(facts, budgetFact(b.BeforeSpill, "spill"), budgetFact(b.BeforePanic, "panic"), budgetFact(b.BeforeTotalPanic, "total panic"))
 	facts = append(facts, extra...)
 	indent := head[:len(head)-len(strings.TrimLeft(head, " "))]
-	return strings.Replace(headline(t, head+":", facts), "\n  ", "\n"+indent+"  ", -1)
+	return strings.Replace(cmdutil.Headline(t, head+":", facts), "\n  ", "\n"+indent+"  ", -1)
 }

@@ -3,14 +3,11 @@ package commands
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
-
-	"github.com/charmbracelet/lipgloss"
 )
 
 // topHosts is how many hosts text output lists without --all.
@@ -42,7 +39,7 @@ func renderCluster(t *term.IO, c traffic.ClusterReport, all bool) {
 	if c.TotalPanic && !c.EndpointsMissing {
 		meta = append(meta, t.Paint(term.Alarm).Bold(true).Render("TOTAL PANIC"))
 	}
-	fmt.Fprintln(t.Out, headline(t, title, meta))
+	fmt.Fprintln(t.Out, cmdutil.Headline(t, title, meta))
 	if c.File != "" {
 		fmt.Fprintln(t.Out, t.Style().Faint(true).Render("  "+c.File))
 	}
@@ -198,32 +195,4 @@ func localityName(region, zone, subZone string) string {
 		return region + "/" + zone
 	}
 	return region + "/" + zone + "/" + subZone
-}
-
-// headline writes a cluster's name and its facts separated by t.Sep(),
-// breaking between facts (never inside one) so that the line is not
-// wrapped by an 80-column terminal in the middle of a number.
-func headline(t *term.IO, title string, facts []string) string {
-	sep := t.Sep()
-	faint := t.Style().Faint(true)
-	var b strings.Builder
-	b.WriteString(title)
-	line := lipgloss.Width(title)
-	for i, f := range facts {
-		n := lipgloss.Width(f)
-		switch {
-		case i == 0:
-			b.WriteString("  ")
-			line += 2
-		case t.Width > 0 && line+len(sep)+n > t.Width:
-			b.WriteString("\n  ")
-			line = 2
-		default:
-			b.WriteString(faint.Render(sep))
-			line += lipgloss.Width(sep)
-		}
-		b.WriteString(faint.Render(f))
-		line += n
-	}
-	return b.String()
 }

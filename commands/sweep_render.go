@@ -86,7 +86,7 @@ func renderSweep(t *term.IO, s lbmodel.Sweep) {
 	if s.Grid != nil {
 		facts[0] += " × " + variedName(s, *s.Grid)
 	}
-	fmt.Fprintln(t.Out, headline(t, title, facts))
+	fmt.Fprintln(t.Out, cmdutil.Headline(t, title, facts))
 	fmt.Fprintln(t.Out)
 	if s.Grid != nil {
 		renderSweepGrid(t, s)

@@ -63,3 +63,31 @@ func Notes(t *term.IO, notes []string) {
 		fmt.Fprintln(t.Out, Wrap(bullet+" "+n, t.Width, "  "))
 	}
 }
+
+// Headline writes a cluster's name and its facts separated by t.Sep(),
+// breaking between facts (never inside one) so that the line is not
+// wrapped by an 80-column terminal in the middle of a number.
+func Headline(t *term.IO, title string, facts []string) string {
+	sep := t.Sep()
+	faint := t.Style().Faint(true)
+	var b strings.Builder
+	b.WriteString(title)
+	line := lipgloss.Width(title)
+	for i, f := range facts {
+		n := lipgloss.Width(f)
+		switch {
+		case i == 0:
+			b.WriteString("  ")
+			line += 2
+		case t.Width > 0 && line+len(sep)+n > t.Width:
+			b.WriteString("\n  ")
+			line = 2
+		default:
+			b.WriteString(faint.Render(sep))
+			line += lipgloss.Width(sep)
+		}
+		b.WriteString(faint.Render(f))
+		line += n
+	}
+	return b.String()
+}

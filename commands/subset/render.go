@@ -1,4 +1,4 @@
-package commands
+package subset
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ func renderSubset(t *term.IO, r *subset.SubsetReport) {
 	if r.DefaultSubset != nil {
 		meta = append(meta, "default subset "+criteriaText(r.DefaultSubset.Values))
 	}
-	fmt.Fprint(t.Out, headline(t, title, meta)+"\n\n")
+	fmt.Fprint(t.Out, cmdutil.Headline(t, title, meta)+"\n\n")
 
 	rows := make([][]string, 0, len(r.Subsets)+1)
 	for _, s := range r.Subsets {

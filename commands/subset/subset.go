@@ -1,4 +1,6 @@
-package commands
+// Package subset is `lbctl subset`: which subset a request selects and
+// its hosts.
+package subset
 
 import (
 	"context"
@@ -17,7 +19,8 @@ import (
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
-func subsetCommand() *cli.Command {
+// New is the subset command.
+func New() *cli.Command {
 	return cmdutil.Declare(&cli.Command{
 		Name:      "subset",
 		Usage:     "show a cluster's subsets and which hosts a request's metadata_match selects",
