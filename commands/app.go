@@ -13,6 +13,7 @@ import (
 	"github.com/lbctl/lbctl/commands/rules"
 	"github.com/lbctl/lbctl/commands/session"
 	"github.com/lbctl/lbctl/commands/subset"
+	"github.com/lbctl/lbctl/commands/sweep"
 	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/urfave/cli/v3"
@@ -98,7 +99,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			rules.New(),
 			hashCommand(),
 			subset.New(),
-			sweepCommand(),
+			sweep.New(),
 			diffCommand(),
 			completionCommand(), manCommand(),
 			session.New(),

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbctl/lbctl/commands/sweep"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -89,7 +90,7 @@ func TestSweepSVGEscapes(t *testing.T) {
 		{Steps: []lbmodel.SweepStep{{Healthy: 1, Total: 1, Health: 100}}, ClusterLoad: []lbmodel.ClusterLoad{{Cluster: "<script>", Load: 100}}},
 		{Steps: []lbmodel.SweepStep{{Healthy: 0, Total: 1, Health: 0}}, ClusterLoad: []lbmodel.ClusterLoad{{Cluster: "<script>", Load: 100}}, TotalPanic: true},
 	}}
-	out := svgOutline(t, sweepSVG(s))
+	out := svgOutline(t, sweep.SVG(s))
 	for _, want := range []string{`"a<b>&\"c: load per child cluster as x</title> loses health"`, `"<script>"`, `line class="panic"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("outline lacks %s:\n%s", want, out)
@@ -118,7 +119,7 @@ func TestReadmeChart(t *testing.T) {
 // sequence and a newline gives well-formed XML without raw controls.
 func TestSweepSVGEscapesControlCharacters(t *testing.T) {
 	s := lbmodel.Sweep{Cluster: "web\x1b[2J\n<b>&"}
-	svg := sweepSVG(s)
+	svg := sweep.SVG(s)
 	if strings.ContainsAny(svg, "\x1b") || !strings.Contains(svg, `web\x1b[2J\n&lt;b&gt;&amp;`) {
 		t.Errorf("cluster name not escaped:\n%.600s", svg)
 	}

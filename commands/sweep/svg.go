@@ -1,4 +1,4 @@
-package commands
+package sweep
 
 import (
 	"fmt"
@@ -23,11 +23,11 @@ const (
 	svgTitleSize, svgTxt = 16, 12
 )
 
-// sweepSVG draws a one-level sweep as a standalone stacked area chart:
+// SVG draws a one-level sweep as a standalone stacked area chart:
 // health of the varied level on x (100% at the left), the load of each
 // priority or child cluster stacked on y, total panic marked. Everything
 // from the configuration is escaped.
-func sweepSVG(s lbmodel.Sweep) string {
+func SVG(s lbmodel.Sweep) string {
 	ser := sweepSeries(s)
 	// Control characters are not allowed in XML: written as \x1b etc.
 	esc := func(v string) string { return html.EscapeString(config.Escape(v)) }

@@ -1,4 +1,6 @@
-package commands
+// Package sweep is `lbctl sweep`: a cluster's traffic as health falls,
+// as text, a chart, CSV or SVG.
+package sweep
 
 import (
 	"context"
@@ -18,7 +20,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-func sweepCommand() *cli.Command {
+// New is the sweep command.
+func New() *cli.Command {
 	return cmdutil.Declare(&cli.Command{
 		Name:      "sweep",
 		Usage:     "step a level's health from 100% to 0% and show where traffic goes at each step",
@@ -111,7 +114,7 @@ func runSweep(ctx context.Context, cmd *cli.Command) error {
 		return cmdutil.InputError(err)
 	}
 	if path := cmd.String("svg"); path != "" {
-		if err := os.WriteFile(path, []byte(sweepSVG(s)), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(SVG(s)), 0o644); err != nil {
 			return cmdutil.InputError(err)
 		}
 	}
