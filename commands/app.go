@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/hash"
 	"github.com/lbctl/lbctl/commands/rules"
 	"github.com/lbctl/lbctl/commands/session"
 	"github.com/lbctl/lbctl/commands/subset"
@@ -97,7 +98,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			explainCommand(),
 			lintCommand(),
 			rules.New(),
-			hashCommand(),
+			hash.New(),
 			subset.New(),
 			sweep.New(),
 			diffCommand(),

@@ -10,9 +10,6 @@ import (
 	"github.com/lbctl/lbctl/commands/term"
 )
 
-// topHosts is how many hosts text output lists without --all.
-const topHosts = 10
-
 // renderExplain writes the report as terminal sections, one per cluster.
 func renderExplain(t *term.IO, r *traffic.Report, all bool) {
 	for i, c := range r.Clusters {
@@ -150,8 +147,8 @@ func renderHosts(t *term.IO, hosts []traffic.HostReport, all bool) {
 		return
 	}
 	shown := hosts
-	if !all && len(hosts) > topHosts {
-		shown = hosts[:topHosts]
+	if !all && len(hosts) > cmdutil.TopHosts {
+		shown = hosts[:cmdutil.TopHosts]
 	}
 	aggregate := hosts[0].Cluster != ""
 	rows := make([][]string, 0, len(shown))
@@ -165,7 +162,7 @@ func renderHosts(t *term.IO, hosts []traffic.HostReport, all bool) {
 			row = append(row, h.Cluster)
 		}
 		row = append(row, h.Address, "P"+strconv.Itoa(h.Priority), localityName(h.Region, h.Zone, h.SubZone),
-			healthText(h.Health), strconv.FormatUint(uint64(h.Weight), 10), share, bar)
+			cmdutil.HealthText(h.Health), strconv.FormatUint(uint64(h.Weight), 10), share, bar)
 		rows = append(rows, row)
 	}
 	headers := []string{"HOST", "PRIORITY", "LOCALITY", "HEALTH", "WEIGHT", "SHARE", ""}
@@ -180,12 +177,6 @@ func renderHosts(t *term.IO, hosts []traffic.HostReport, all bool) {
 		fmt.Fprintln(t.Out, t.Style().Faint(true).Render(fmt.Sprintf("%s %d more hosts (--all lists every host)", t.Ellipsis(), len(hosts)-len(shown))))
 	}
 }
-
-// healthText is a host's health in Envoy's own vocabulary, the EDS
-// health_status name (UNKNOWN, HEALTHY, DEGRADED, UNHEALTHY, DRAINING,
-// TIMEOUT), the same word in every table and in JSON. UNKNOWN and HEALTHY
-// both count as healthy (HostImplBase::setEdsHealthFlag).
-func healthText(status string) string { return status }
 
 func localityName(region, zone, subZone string) string {
 	switch {

@@ -9,6 +9,9 @@ import (
 	"github.com/lbctl/lbctl/commands/term"
 )
 
+// TopHosts is how many hosts text output lists without --all.
+const TopHosts = 10
+
 // Pct is an integer percentage.
 func Pct(v int) string { return strconv.Itoa(v) + "%" }
 
@@ -91,3 +94,9 @@ func Headline(t *term.IO, title string, facts []string) string {
 	}
 	return b.String()
 }
+
+// HealthText is a host's health in Envoy's own vocabulary, the EDS
+// health_status name (UNKNOWN, HEALTHY, DEGRADED, UNHEALTHY, DRAINING,
+// TIMEOUT), the same word in every table and in JSON. UNKNOWN and HEALTHY
+// both count as healthy (HostImplBase::setEdsHealthFlag).
+func HealthText(status string) string { return status }

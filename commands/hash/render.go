@@ -1,4 +1,4 @@
-package commands
+package hash
 
 import (
 	"fmt"
@@ -133,12 +133,12 @@ func renderHashHosts(t *term.IO, hosts []placement.HashHost, unit string, all bo
 		return
 	}
 	shown := hosts
-	if !all && len(hosts) > topHosts {
-		shown = hosts[:topHosts]
+	if !all && len(hosts) > cmdutil.TopHosts {
+		shown = hosts[:cmdutil.TopHosts]
 	}
 	rows := make([][]string, 0, len(shown))
 	for _, h := range shown {
-		rows = append(rows, []string{h.Address, "P" + strconv.Itoa(h.Priority), healthText(h.Health),
+		rows = append(rows, []string{h.Address, "P" + strconv.Itoa(h.Priority), cmdutil.HealthText(h.Health),
 			strconv.FormatUint(h.Entries, 10), cmdutil.FPct(h.Share), cmdutil.FPct(h.Expected), t.Bar(h.Share, 10)})
 	}
 	fmt.Fprintln(t.Out)
@@ -192,8 +192,8 @@ func renderRemoval(t *term.IO, rm *hashing.HashRemoval, all bool) {
 	gain := func(h string) float64 { return max(dest[h][0], dest[h][1]) }
 	sort.SliceStable(order, func(i, j int) bool { return gain(order[i]) > gain(order[j]) })
 	shown := order
-	if !all && len(order) > topHosts {
-		shown = order[:topHosts]
+	if !all && len(order) > cmdutil.TopHosts {
+		shown = order[:cmdutil.TopHosts]
 	}
 	rows = rows[:0]
 	for _, h := range shown {

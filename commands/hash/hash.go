@@ -1,4 +1,6 @@
-package commands
+// Package hash is `lbctl hash`: where a ring hash or Maglev cluster sends
+// each key, and what a host's removal remaps.
+package hash
 
 import (
 	"context"
@@ -14,7 +16,8 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func hashCommand() *cli.Command {
+// New is the hash command.
+func New() *cli.Command {
 	return cmdutil.Declare(&cli.Command{
 		Name:      "hash",
 		Usage:     "show a RING_HASH or MAGLEV cluster's placement, where hashes go, and what moves when hosts are removed",
