@@ -134,3 +134,29 @@ func TestCommandsSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestNoCommandsPackageDominates: no package holds more than 40% of the
+// non-test lines under commands/, so the root stays wiring.
+func TestNoCommandsPackageDominates(t *testing.T) {
+	lines, total := map[string]int{}, 0
+	for _, dir := range commandsDirs(t) {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := strings.Count(string(b), "\n")
+			lines[dir] += n
+			total += n
+		}
+	}
+	for dir, n := range lines {
+		if n*100 > total*40 {
+			t.Errorf("%s holds %d of %d non-test lines under commands/ (at most 40%%)", dir, n, total)
+		}
+	}
+}
