@@ -34,7 +34,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // tests give theirs instead of changing the process's.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (code int) {
 	cmdutil.FitAddressSpace()
-	collectLater()
+	cmdutil.CollectLater()
 	// Everything printed goes through a guard (guard.go).
 	stdout, stderr = term.NewGuard(stdout), term.NewGuard(stderr)
 	defer func() {

@@ -6,12 +6,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lbctl/lbctl/analyze/grpc"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
-	"github.com/lbctl/lbctl/lbmodel"
+	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
 
 	"github.com/charmbracelet/lipgloss"
 )
@@ -22,7 +22,7 @@ import (
 const minSideColumn = 80
 
 // renderExplainGRPC writes gRPC's answer, one section per cluster.
-func renderExplainGRPC(t *term.IO, r *traffic.Report, impl lbmodel.GRPCImpl, all bool) {
+func renderExplainGRPC(t *term.IO, r *traffic.Report, impl lbgrpc.Impl, all bool) {
 	for i, c := range r.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)
@@ -31,7 +31,7 @@ func renderExplainGRPC(t *term.IO, r *traffic.Report, impl lbmodel.GRPCImpl, all
 	}
 }
 
-func renderGRPCCluster(t *term.IO, c traffic.ClusterReport, impl lbmodel.GRPCImpl, all bool) {
+func renderGRPCCluster(t *term.IO, c traffic.ClusterReport, impl lbgrpc.Impl, all bool) {
 	title := t.Paint(term.Title).Bold(true).Render(c.Name)
 	meta := []string{"gRPC (" + impl.String() + ")", c.LbPolicy}
 	if c.NoHostShare >= 1 {
@@ -77,7 +77,7 @@ func renderGRPCCluster(t *term.IO, c traffic.ClusterReport, impl lbmodel.GRPCImp
 // renderBoth prints Envoy's and gRPC's answers for each cluster side by
 // side when the terminal is wide enough (or unlimited), else one after the
 // other, then the differences as notes.
-func renderBoth(t *term.IO, b *grpc.BothReport, impl lbmodel.GRPCImpl, all bool) {
+func renderBoth(t *term.IO, b *proxyless.BothReport, impl lbgrpc.Impl, all bool) {
 	for i := range b.Envoy.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)

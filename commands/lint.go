@@ -119,7 +119,7 @@ func lintOptions(cmd *cli.Command) (lint.Options, lint.Severity, error) {
 	if err != nil {
 		wd = "."
 	}
-	fc, err := lint.FindConfig(wd)
+	fc, err := lint.FindConfig(wd, cmdutil.Limits(cmd).MaxInput)
 	if err != nil {
 		return opts, 0, cmdutil.UsageErrorf("%v", err)
 	}
