@@ -107,6 +107,10 @@ type Input struct {
 	// Data, when not nil, is read in place of a file; Path names it
 	// (e.g. an answer fetched from an admin endpoint).
 	Data []byte
+	// SkipNonEnvoy skips the input, with a count on standard error, when
+	// it holds no Envoy config, as a file found in a directory is;
+	// otherwise that is an input error.
+	SkipNonEnvoy bool
 }
 
 // LoadBytes reads one in-memory document stream named file.
