@@ -14,7 +14,7 @@ const module = "github.com/lbctl/lbctl/"
 
 // shared are the analyze packages every report may import; every other
 // package under analyze/ is a report (ARCHITECTURE.md).
-var shared = map[string]bool{"analyze/config": true, "analyze/model": true, "analyze/placement": true, "analyze/traffic": true}
+var shared = map[string]bool{"analyze/config": true, "analyze/config/parse": true, "analyze/model": true, "analyze/placement": true, "analyze/traffic": true}
 
 // imports lists the project packages that dir's non-test files import.
 func imports(t *testing.T, dir string) []string {
@@ -44,7 +44,9 @@ func imports(t *testing.T, dir string) []string {
 // pure and lint never depends on a report.
 func TestImportDirection(t *testing.T) {
 	dirs, _ := filepath.Glob("analyze/*")
-	dirs = append(dirs, "lbmodel", "lint")
+	sub, _ := filepath.Glob("lbmodel/*")
+	dirs = append(dirs, "lbmodel", "lint", "analyze/config/parse")
+	dirs = append(dirs, sub...)
 	for _, dir := range dirs {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			continue
@@ -54,10 +56,14 @@ func TestImportDirection(t *testing.T) {
 			switch {
 			case dir == "lbmodel":
 				bad = "lbmodel imports nothing of ours"
+			case strings.HasPrefix(dir, "lbmodel/") && imp != "lbmodel":
+				bad = "an lbmodel subpackage imports only the lbmodel core"
 			case imp == "commands":
 				bad = "only main imports commands"
-			case dir == "analyze/config" && imp != "lbmodel":
-				bad = "the loader imports only lbmodel"
+			case dir == "analyze/config" && imp != "lbmodel" && !strings.HasPrefix(imp, "lbmodel/") && imp != "analyze/config/parse":
+				bad = "the loader imports only lbmodel and its parse layer"
+			case dir == "analyze/config/parse":
+				bad = "the parse layer imports nothing of ours"
 			case dir == "analyze/traffic":
 				bad = "traffic is plain report types"
 			case strings.HasPrefix(imp, "analyze/") && !shared[imp] && imp != dir:
@@ -69,5 +75,35 @@ func TestImportDirection(t *testing.T) {
 				t.Errorf("%s imports %s: %s", dir, imp, bad)
 			}
 		}
+	}
+}
+
+// TestNetworkImports keeps the network clients in analyze/config/fetch:
+// loading files must not link (or initialise) net/http or gRPC.
+func TestNetworkImports(t *testing.T) {
+	err := filepath.WalkDir("analyze", func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || path == "analyze/config/fetch" || d.Name() == "testdata" {
+			return err
+		}
+		pkgs, err := parser.ParseDir(token.NewFileSet(), path, func(fi os.FileInfo) bool {
+			return !strings.HasSuffix(fi.Name(), "_test.go")
+		}, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, p := range pkgs {
+			for name, f := range p.Files {
+				for _, imp := range f.Imports {
+					ip, _ := strconv.Unquote(imp.Path.Value)
+					if strings.HasPrefix(ip, "net/http") || ip == "google.golang.org/grpc" || strings.HasPrefix(ip, "google.golang.org/grpc/") {
+						t.Errorf("%s imports %s: only analyze/config/fetch talks to the network", name, ip)
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/lbctl/lbctl/analyze/config/parse"
 	"github.com/lbctl/lbctl/lint"
 )
 
@@ -75,7 +76,7 @@ func adopt(cmd *cli.Command, fs []lint.Finding) ([]lint.Finding, error) {
 	}
 	if path := cmd.String("baseline"); path != "" {
 		var err error
-		if fs, err = applyBaseline(path, fs); err != nil {
+		if fs, err = applyBaseline(path, limits(cmd).MaxInput, fs); err != nil {
 			return nil, err
 		}
 	}
@@ -91,8 +92,8 @@ func adopt(cmd *cli.Command, fs []lint.Finding) ([]lint.Finding, error) {
 
 // applyBaseline drops the findings recorded in the baseline file, each
 // entry matching as many findings as it was recorded for.
-func applyBaseline(path string, fs []lint.Finding) ([]lint.Finding, error) {
-	data, err := os.ReadFile(path)
+func applyBaseline(path string, max int64, fs []lint.Finding) ([]lint.Finding, error) {
+	data, err := parse.ReadFile(path, max)
 	if err != nil {
 		return nil, &exitError{code: ExitInput, msg: fmt.Sprintf("--baseline %s: %v", path, err)}
 	}

@@ -14,10 +14,10 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/diff"
 	"github.com/lbctl/lbctl/analyze/explain"
-	"github.com/lbctl/lbctl/analyze/grpc"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/traffic"
-	"github.com/lbctl/lbctl/lbmodel"
+	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
 	"github.com/lbctl/lbctl/lint"
 
 	"github.com/urfave/cli/v3"
@@ -237,7 +237,7 @@ func envoyExplainer(c *config.Config, cls []*config.Cluster) ([]traffic.ClusterR
 }
 
 func grpcExplainer(c *config.Config, cls []*config.Cluster) ([]traffic.ClusterReport, error) {
-	return clustersOf(grpc.Build(c, cls, grpc.GRPCOptions{Impl: lbmodel.GRPCCore}))
+	return clustersOf(proxyless.Build(c, cls, proxyless.GRPCOptions{Impl: lbgrpc.CoreImpl}))
 }
 
 func clustersOf(r *traffic.Report, err error) ([]traffic.ClusterReport, error) {

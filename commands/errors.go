@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v3"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // Exit codes, the same for every command and output format (contract.md).
@@ -49,51 +51,9 @@ func exitCode(err error) int {
 	return ExitUsage
 }
 
-// closest returns the candidate nearest to s by edit distance, or "" when
-// none is near enough to be what was meant (at most 2 edits, or a third of
-// the length for long names; a prefix of at least 3 letters also counts).
-// urfave/cli's own suggester always returns something, however far.
-func closest(s string, candidates []string) string {
-	best, bestD := "", 1<<30
-	for _, c := range candidates {
-		d := editDistance(s, c)
-		if len(s) >= 3 && strings.HasPrefix(c, s) {
-			d = min(d, 1)
-		}
-		if d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" || bestD > max(2, len(s)/3) || bestD >= len(s) {
-		return ""
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // didYouMean is " (did you mean X?)" when a candidate is close to s.
 func didYouMean(s string, candidates []string) string {
-	if c := closest(s, candidates); c != "" {
+	if c := parse.Closest(s, candidates); c != "" {
 		return "; did you mean " + c + "?"
 	}
 	return ""

@@ -5,11 +5,11 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/explain"
-	"github.com/lbctl/lbctl/analyze/grpc"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/urfave/cli/v3"
 
-	"github.com/lbctl/lbctl/lbmodel"
+	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // grpcFlags are the flags explain (and session) take for proxyless gRPC
@@ -24,15 +24,15 @@ func grpcFlags() []cli.Flag {
 }
 
 // grpcOptions reads the gRPC flags on top of explain's options.
-func grpcOptions(cmd *cli.Command, opt model.Options) (grpc.GRPCOptions, error) {
-	g := grpc.GRPCOptions{Options: opt, BackwardCompat: cmd.Bool("grpc-aggregate-backward-compat")}
+func grpcOptions(cmd *cli.Command, opt model.Options) (proxyless.GRPCOptions, error) {
+	g := proxyless.GRPCOptions{Options: opt, BackwardCompat: cmd.Bool("grpc-aggregate-backward-compat")}
 	if cmd.String("grpc-impl") == "go" {
-		g.Impl = lbmodel.GRPCGo
+		g.Impl = lbgrpc.GoImpl
 	} else {
-		g.Impl = lbmodel.GRPCCore
+		g.Impl = lbgrpc.CoreImpl
 	}
 	for _, s := range cmd.StringSlice("ready") {
-		o, err := grpc.ParseReady(s)
+		o, err := proxyless.ParseReady(s)
 		if err != nil {
 			return g, usageErrorf("%v", err)
 		}
@@ -56,13 +56,13 @@ func runExplainGRPC(cmd *cli.Command, cfg *config.Config, clusters []*config.Clu
 		if err != nil {
 			return usageErrorf("%v", err)
 		}
-		both, err := grpc.Both(cfg, clusters, env, g)
+		both, err := proxyless.Both(cfg, clusters, env, g)
 		if err != nil {
 			return usageErrorf("%v", err) // --ready problems
 		}
 		return writeOutput(cmd, both, func(t *Term) { renderBoth(t, both, g.Impl, cmd.Bool("all")) })
 	}
-	report, err := grpc.Build(cfg, clusters, g)
+	report, err := proxyless.Build(cfg, clusters, g)
 	if err != nil {
 		return usageErrorf("%v", err) // --ready problems
 	}

@@ -7,13 +7,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lbctl/lbctl/analyze/grpc"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/traffic"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"github.com/lbctl/lbctl/lbmodel"
+	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // minSideColumn is the narrowest column --semantics both puts side by
@@ -22,7 +22,7 @@ import (
 const minSideColumn = 80
 
 // renderExplainGRPC writes gRPC's answer, one section per cluster.
-func renderExplainGRPC(t *Term, r *traffic.Report, impl lbmodel.GRPCImpl, all bool) {
+func renderExplainGRPC(t *Term, r *traffic.Report, impl lbgrpc.Impl, all bool) {
 	for i, c := range r.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)
@@ -31,7 +31,7 @@ func renderExplainGRPC(t *Term, r *traffic.Report, impl lbmodel.GRPCImpl, all bo
 	}
 }
 
-func renderGRPCCluster(t *Term, c traffic.ClusterReport, impl lbmodel.GRPCImpl, all bool) {
+func renderGRPCCluster(t *Term, c traffic.ClusterReport, impl lbgrpc.Impl, all bool) {
 	title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(c.Name)
 	meta := []string{"gRPC (" + impl.String() + ")", c.LbPolicy}
 	if c.NoHostShare >= 1 {
@@ -91,7 +91,7 @@ func renderNotes(t *Term, notes []string) {
 // renderBoth prints Envoy's and gRPC's answers for each cluster side by
 // side when the terminal is wide enough (or unlimited), else one after the
 // other, then the differences as notes.
-func renderBoth(t *Term, b *grpc.BothReport, impl lbmodel.GRPCImpl, all bool) {
+func renderBoth(t *Term, b *proxyless.BothReport, impl lbgrpc.Impl, all bool) {
 	for i := range b.Envoy.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)

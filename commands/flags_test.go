@@ -182,12 +182,3 @@ func TestDidYouMean(t *testing.T) {
 		}
 	}
 }
-
-func TestClosest(t *testing.T) {
-	cands := []string{"explain", "lint", "rules", "hash", "subset"}
-	for in, want := range map[string]string{"explian": "explain", "hsah": "hash", "sub": "subset", "xyz": "", "frobnicate": "", "l": ""} {
-		if got := closest(in, cands); got != want {
-			t.Errorf("closest(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lbctl/lbctl/analyze/grpc"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/traffic"
 )
 
@@ -32,9 +32,9 @@ func grpcJSON(t *testing.T, v any, args ...string) {
 	}
 }
 
-func grpcBoth(t *testing.T, args ...string) grpc.BothReport {
+func grpcBoth(t *testing.T, args ...string) proxyless.BothReport {
 	t.Helper()
-	var b grpc.BothReport
+	var b proxyless.BothReport
 	grpcJSON(t, &b, append([]string{"--semantics", "both", "explain"}, args...)...)
 	return b
 }
@@ -99,7 +99,7 @@ func wantNote(t *testing.T, c traffic.ClusterReport, sub string) {
 	t.Errorf("%s: no note contains %q; notes:\n%s", c.Name, sub, strings.Join(c.Notes, "\n"))
 }
 
-func wantDiff(t *testing.T, b grpc.BothReport, cluster, what, envoy, grpc string) {
+func wantDiff(t *testing.T, b proxyless.BothReport, cluster, what, envoy, grpc string) {
 	t.Helper()
 	for _, d := range b.Differences {
 		if d.Cluster == cluster && d.What == what {

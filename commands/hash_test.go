@@ -13,7 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
 // hashRun runs the real CLI (from the repository root, so fixture paths
@@ -267,7 +267,7 @@ func TestHashCLIRequestThroughRoute(t *testing.T) {
 	}
 	// Cookie then source IP: rotl64(xxHash64(cookie), 1) ^ xxHash64(ip).
 	r = hashJSON(t, "fixtures/hash/routes.yaml", "--cluster", "sessions", "--route", "by-session", "--cookie", "session=abc", "--source-ip", "10.1.2.3")
-	want := bits.RotateLeft64(lbmodel.XXHash64("abc"), 1) ^ lbmodel.XXHash64("10.1.2.3")
+	want := bits.RotateLeft64(hash.XXHash64("abc"), 1) ^ hash.XXHash64("10.1.2.3")
 	if l := r.Lookups[0]; l.Hash == nil || *l.Hash != want {
 		t.Errorf("cookie+ip lookup %+v, want hash %d", l, want)
 	}
@@ -279,7 +279,7 @@ func TestHashCLIRequestThroughRoute(t *testing.T) {
 	// Only the source IP given to the by-session route: the cookie policy
 	// yields nothing, so the hash is xxHash64(ip) alone.
 	r = hashJSON(t, "fixtures/hash/routes.yaml", "--cluster", "sessions", "--route", "by-session", "--source-ip", "10.1.2.3")
-	if l := r.Lookups[0]; *l.Hash != lbmodel.XXHash64("10.1.2.3") {
+	if l := r.Lookups[0]; *l.Hash != hash.XXHash64("10.1.2.3") {
 		t.Errorf("ip only: %+v", l)
 	}
 	// No policy yields a hash: hash and host null, priority present, reason given.

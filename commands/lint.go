@@ -115,7 +115,7 @@ func lintOptions(cmd *cli.Command) (lint.Options, lint.Severity, error) {
 	if err != nil {
 		wd = "."
 	}
-	fc, err := lint.FindConfig(wd)
+	fc, err := lint.FindConfig(wd, limits(cmd).MaxInput)
 	if err != nil {
 		return opts, 0, usageErrorf("%v", err)
 	}

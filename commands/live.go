@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/config/fetch"
 
 	"github.com/urfave/cli/v3"
 )
@@ -34,17 +35,17 @@ func adminFlags() []cli.Flag {
 // liveInputs fetches --admin's answers as inputs (none without --admin);
 // a failed fetch is an input error (exit 3).
 func liveInputs(cmd *cli.Command) ([]config.Input, error) {
-	opt := config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout"), MaxBytes: limits(cmd).MaxInput}
+	opt := fetch.Options{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout"), MaxBytes: limits(cmd).MaxInput}
 	var ins []config.Input
 	if base := cmd.String("admin"); base != "" {
-		admin, err := config.FetchAdmin(base, opt)
+		admin, err := fetch.Admin(base, opt)
 		if err != nil {
 			return nil, inputError(err)
 		}
 		ins = append(ins, admin...)
 	}
 	if addr := cmd.String("csds"); addr != "" {
-		in, err := config.FetchCSDS(addr, opt)
+		in, err := fetch.CSDS(addr, opt)
 		if err != nil {
 			return nil, inputError(err)
 		}

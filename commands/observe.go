@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/config/fetch"
 	"github.com/lbctl/lbctl/analyze/observe"
 	"github.com/lbctl/lbctl/analyze/traffic"
 
@@ -22,8 +23,8 @@ func observeFlag() cli.Flag {
 // (held in cfg.LiveHealth), and compares the counters with report.
 func runObserve(cmd *cli.Command, cfg *config.Config, report *traffic.Report, window time.Duration) error {
 	time.Sleep(window)
-	in, err := config.FetchAdminPath(cmd.String("admin"), "/clusters?format=json",
-		config.FetchOptions{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout"), MaxBytes: limits(cmd).MaxInput})
+	in, err := fetch.AdminPath(cmd.String("admin"), "/clusters?format=json",
+		fetch.Options{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout"), MaxBytes: limits(cmd).MaxInput})
 	if err != nil {
 		return inputError(err)
 	}

@@ -3,9 +3,12 @@ package commands
 import (
 	"flag"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // readmeExample is one "$ lbctl ..." line of a console block in the
@@ -16,7 +19,7 @@ type readmeExample struct {
 	want string
 }
 
-var updateReadme = flag.Bool("update-readme", false, "rewrite the README's console outputs that have no … elision")
+var updateReadme = flag.Bool("update-readme", false, "rewrite the console outputs of README.md and docs/*.md that have no … elision")
 
 // matchElided reports whether got is want, where a line "…" in want
 // stands for any run of lines.
@@ -92,12 +95,30 @@ func shellWords(s string) []string {
 	return words
 }
 
-// Every figure in the README comes from a command the README shows: each
-// console example is run and its output compared, line by line, with
-// what the README prints under it.
+// Every figure in the README and the manual in docs/ comes from a command
+// the page shows: each console example is run and its output compared,
+// line by line, with what the page prints under it.
 func TestReadmeExamples(t *testing.T) {
 	t.Chdir("..")
-	text, err := os.ReadFile("README.md")
+	for _, file := range docPages(t) {
+		checkConsoleBlocks(t, file)
+	}
+}
+
+// docPages lists README.md, CONTRIBUTING.md and every page of the
+// manual in docs/.
+func docPages(t *testing.T) []string {
+	pages, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{"README.md", "CONTRIBUTING.md"}, pages...)
+}
+
+// checkConsoleBlocks runs the console examples of one page, from the
+// repository root, and reports a mismatch at file:line.
+func checkConsoleBlocks(t *testing.T, file string) {
+	text, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,14 +127,14 @@ func TestReadmeExamples(t *testing.T) {
 	examples := readmeExamples(t, string(text))
 	defer func() {
 		if *updateReadme {
-			os.WriteFile("README.md", []byte(strings.Join(lines, "\n")), 0o644)
+			os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644)
 		}
 	}()
 	for k, ex := range examples {
 		words := shellWords(ex.cmd)
 		if len(words) == 2 && words[0] == "echo" && words[1] == "$?" {
 			if got := strconv.Itoa(lastCode) + "\n"; got != ex.want {
-				t.Errorf("README.md:%d: exit %s, README says %s", ex.line, got, ex.want)
+				t.Errorf("%s:%d: exit %s, the page says %s", file, ex.line, got, ex.want)
 			}
 			continue
 		}
@@ -154,7 +175,70 @@ func TestReadmeExamples(t *testing.T) {
 			continue
 		}
 		if !matchElided(got, want) {
-			t.Errorf("README.md:%d: $ %s\ngot:\n%s\nREADME:\n%s", ex.line, ex.cmd, got, ex.want)
+			t.Errorf("%s:%d: $ %s\ngot:\n%s\n%s:\n%s", file, ex.line, ex.cmd, got, file, ex.want)
 		}
 	}
+}
+
+// mdLink is a markdown link or image target: [text](target).
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// TestDocLinks: every relative link of README.md, CONTRIBUTING.md and
+// docs/*.md names an existing file and every #anchor a heading of its page.
+func TestDocLinks(t *testing.T) {
+	t.Chdir("..")
+	for _, file := range docPages(t) {
+		text, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(text), "\n") {
+			for _, m := range mdLink.FindAllStringSubmatch(line, -1) {
+				target := m[1]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				path, anchor, _ := strings.Cut(target, "#")
+				dest := file
+				if path != "" {
+					dest = filepath.Join(filepath.Dir(file), path)
+					if _, err := os.Stat(dest); err != nil {
+						t.Errorf("%s:%d: link %s: no file %s", file, i+1, target, dest)
+						continue
+					}
+				}
+				if anchor != "" && !hasAnchor(t, dest, anchor) {
+					t.Errorf("%s:%d: link %s: no heading #%s in %s", file, i+1, target, anchor, dest)
+				}
+			}
+		}
+	}
+}
+
+// hasAnchor reports whether a markdown file has a heading whose GitHub
+// anchor is anchor: lower case, spaces to '-', punctuation dropped.
+func hasAnchor(t *testing.T, file, anchor string) bool {
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(text), "\n") {
+		title, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " ")
+		if !ok || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		var b strings.Builder
+		for _, r := range strings.ToLower(title) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		if b.String() == anchor {
+			return true
+		}
+	}
+	return false
 }

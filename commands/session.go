@@ -6,14 +6,14 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
-	"github.com/lbctl/lbctl/analyze/grpc"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 	envoysession "github.com/lbctl/lbctl/analyze/session"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/urfave/cli/v3"
 
-	"github.com/lbctl/lbctl/lbmodel"
+	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 func sessionCommand() *cli.Command {
@@ -53,7 +53,7 @@ Examples:
 }
 
 func runSession(_ context.Context, cmd *cli.Command) error {
-	opt := grpc.SessionOptions{States: map[string]lbmodel.Connectivity{}}
+	opt := proxyless.SessionOptions{States: map[string]lbgrpc.Connectivity{}}
 	for _, c := range cmd.StringSlice("cookie") {
 		for _, a := range strings.Split(c, ",") {
 			if a = strings.TrimSpace(a); a != "" {
@@ -66,14 +66,14 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 		if i <= 0 {
 			return usageErrorf("--state %q: expected ADDRESS=READY|IDLE|CONNECTING|TRANSIENT_FAILURE|NONE", s)
 		}
-		st, err := lbmodel.ParseConnectivity(s[i+1:])
+		st, err := lbgrpc.ParseConnectivity(s[i+1:])
 		if err != nil {
 			return usageErrorf("--state %q: %v", s, err)
 		}
 		opt.States[s[:i]] = st
 	}
 	for _, s := range cmd.StringSlice("ready") {
-		o, err := grpc.ParseReady(s)
+		o, err := proxyless.ParseReady(s)
 		if err != nil {
 			return usageErrorf("%v", err)
 		}
@@ -98,11 +98,11 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 	if cmd.String("grpc-impl") == "go" {
 		// grpc-go implements gRFC A74 (cookie config) but not A75's
 		// xds_override_host policy: the cookie never selects a host.
-		rep := &grpc.SessionReport{Cluster: cl.Name(), Result: "delegate", Reason: "grpc-go has no stateful session affinity (gRFC A75 is implemented by C-core only): the session cookie is ignored and the cluster's LB policy picks the host",
-			OverrideHostStatus: []string{}, Endpoints: []grpc.SessionEndpoint{}, Notes: []string{}}
+		rep := &proxyless.SessionReport{Cluster: cl.Name(), Result: "delegate", Reason: "grpc-go has no stateful session affinity (gRFC A75 is implemented by C-core only): the session cookie is ignored and the cluster's LB policy picks the host",
+			OverrideHostStatus: []string{}, Endpoints: []proxyless.SessionEndpoint{}, Notes: []string{}}
 		return writeSession(cmd, cfg, cl, opt, rep)
 	}
-	rep, err := grpc.Session(cfg, cl, opt)
+	rep, err := proxyless.Session(cfg, cl, opt)
 	if err != nil {
 		var pos string
 		if cl.Proto != nil {
@@ -119,11 +119,11 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 // sessionOutput is gRFC A75's answer (the contract's fields) and, unless
 // --semantics grpc, Envoy's answer to the same request under "envoy".
 type sessionOutput struct {
-	*grpc.SessionReport `yaml:",inline"`
-	Envoy               *envoysession.Report `json:"envoy,omitempty" yaml:"envoy,omitempty"`
+	*proxyless.SessionReport `yaml:",inline"`
+	Envoy                    *envoysession.Report `json:"envoy,omitempty" yaml:"envoy,omitempty"`
 }
 
-func writeSession(cmd *cli.Command, cfg *config.Config, cl *config.Cluster, opt grpc.SessionOptions, rep *grpc.SessionReport) error {
+func writeSession(cmd *cli.Command, cfg *config.Config, cl *config.Cluster, opt proxyless.SessionOptions, rep *proxyless.SessionReport) error {
 	out := sessionOutput{SessionReport: rep}
 	if cmd.String("semantics") != "grpc" {
 		env, err := envoysession.Envoy(cfg, cl, opt.Cookie, opt.Options)
@@ -159,7 +159,7 @@ func renderEnvoySession(t *Term, r *envoysession.Report) {
 	renderNotes(t, r.Notes)
 }
 
-func renderSession(t *Term, r *grpc.SessionReport) {
+func renderSession(t *Term, r *proxyless.SessionReport) {
 	host := "-"
 	if r.Host != nil {
 		host = *r.Host

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lbctl/lbctl/analyze/grpc"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 )
 
-func session(t *testing.T, args ...string) grpc.SessionReport {
+func session(t *testing.T, args ...string) proxyless.SessionReport {
 	t.Helper()
-	var r grpc.SessionReport
+	var r proxyless.SessionReport
 	grpcJSON(t, &r, append([]string{"session", "../fixtures/grpc/session.yaml"}, args...)...)
 	return r
 }

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/lbctl/lbctl/analyze/config"
-	"github.com/lbctl/lbctl/analyze/grpc"
 	"github.com/lbctl/lbctl/analyze/hashing"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/subset"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/lbmodel"
@@ -25,8 +25,8 @@ func TestEmptySlicesNotNull(t *testing.T) {
 		&traffic.Report{Clusters: []traffic.ClusterReport{{Name: "web"}}},
 		&hashing.HashReport{},
 		&subset.SubsetReport{},
-		&grpc.SessionReport{},
-		&grpc.BothReport{},
+		&proxyless.SessionReport{},
+		&proxyless.BothReport{},
 		&lbmodel.Sweep{},
 	} {
 		emptySlices(v)

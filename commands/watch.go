@@ -11,8 +11,8 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/explain"
-	"github.com/lbctl/lbctl/analyze/grpc"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/analyze/watch"
 
@@ -74,7 +74,7 @@ func buildTraffic(cmd *cli.Command, cfg *config.Config, clusters []*config.Clust
 		if err != nil {
 			return nil, err
 		}
-		return grpc.Build(cfg, clusters, g)
+		return proxyless.Build(cfg, clusters, g)
 	}
 	return explain.Build(cfg, clusters, opt)
 }

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/config/parse"
 	"github.com/lbctl/lbctl/analyze/model"
 )
 
@@ -53,7 +54,7 @@ func sortedKeys[V any](m map[string]V) []string {
 func hostAddresses(cfg *config.Config) map[string]bool {
 	out := map[string]bool{}
 	for _, cl := range cfg.Clusters {
-		for _, h := range model.Of(cfg, cl).Hosts {
+		for _, h := range model.Get(cfg, cl).Hosts {
 			out[h.Address] = true
 		}
 	}
@@ -70,7 +71,7 @@ func nearestOf(v string, valid []string, kind string) string {
 	}
 	best, bestD := "", 1<<30
 	for _, c := range valid {
-		if d := editDistance(v, c); d < bestD || d == bestD && c < best {
+		if d := parse.EditDistance(v, c); d < bestD || d == bestD && c < best {
 			best, bestD = c, d
 		}
 	}

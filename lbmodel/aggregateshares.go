@@ -37,7 +37,7 @@ type AggregateShares struct {
 // all apply as in the child itself. threshold is the aggregate's own.
 func ComputeAggregateShares(children []AggregateChildInput, threshold int) (AggregateShares, error) {
 	ac := make([]AggregateChild, len(children))
-	models := map[string]*model{}
+	models := map[string]*preparedCluster{}
 	var out AggregateShares
 	index := map[string]int{}
 	for i, c := range children {
@@ -48,7 +48,7 @@ func ComputeAggregateShares(children []AggregateChildInput, threshold int) (Aggr
 		if _, ok := models[c.Name]; ok {
 			continue
 		}
-		m, err := newModel(c.Cluster)
+		m, err := prepareCluster(c.Cluster)
 		if err != nil {
 			return AggregateShares{}, fmt.Errorf("child %q: %w", c.Name, err)
 		}

@@ -69,11 +69,11 @@ func failWeights(hosts []Host, p int, order FailOrder) []uint64 {
 	}
 	if order == FailHeaviestFirst {
 		// Stable: equal weights keep last-in-file-order first.
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(hostWeight(hosts[b]), hostWeight(hosts[a])) })
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(HostWeight(hosts[b]), HostWeight(hosts[a])) })
 	}
 	ws := make([]uint64, len(idx))
 	for i, h := range idx {
-		ws[i] = hostWeight(hosts[h])
+		ws[i] = HostWeight(hosts[h])
 	}
 	return ws
 }

@@ -47,7 +47,7 @@ func LocalityBudgets(c ClusterInput, order FailOrder) (out [][]LocalityBudget, o
 	if work > MaxLocalityBudgetWork {
 		return nil, false, nil
 	}
-	base, err := newModel(c)
+	base, err := prepareCluster(c)
 	if err != nil {
 		return nil, true, err
 	}
@@ -65,7 +65,7 @@ func LocalityBudgets(c ClusterInput, order FailOrder) (out [][]LocalityBudget, o
 			idx := failIndices(c.Hosts, g.Healthy, order)
 			ws := make([]uint64, len(idx))
 			for i, h := range idx {
-				ws[i] = hostWeight(c.Hosts[h])
+				ws[i] = HostWeight(c.Hosts[h])
 			}
 			pre := prefixWeights(ws)
 			// The priority states need only the level counts (as
@@ -87,7 +87,7 @@ func LocalityBudgets(c ClusterInput, order FailOrder) (out [][]LocalityBudget, o
 			b, shift := scanBudget(len(idx), state(0, true), func(k int) budgetState {
 				if !shifted && stepErr == nil {
 					cur.Hosts[idx[k-1]].Status = StatusUnhealthy
-					m, err := newModel(cur)
+					m, err := prepareCluster(cur)
 					var s PriorityShares
 					if err == nil {
 						s, err = m.priorityShares(p)
@@ -117,7 +117,7 @@ func failIndices(hosts []Host, healthy []int, order FailOrder) []int {
 	idx := slices.Clone(healthy)
 	slices.Reverse(idx)
 	if order == FailHeaviestFirst {
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(hostWeight(hosts[b]), hostWeight(hosts[a])) })
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(HostWeight(hosts[b]), HostWeight(hosts[a])) })
 	}
 	return idx
 }

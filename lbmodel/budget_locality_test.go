@@ -131,8 +131,8 @@ func TestLocalityBudgetProperty(t *testing.T) {
 				// hosts by (weight desc when by weight, then index desc).
 				idx := slices.Clone(g.Healthy)
 				slices.SortFunc(idx, func(x, y int) int {
-					if order == FailHeaviestFirst && hostWeight(hosts[x]) != hostWeight(hosts[y]) {
-						return int(hostWeight(hosts[y])) - int(hostWeight(hosts[x]))
+					if order == FailHeaviestFirst && HostWeight(hosts[x]) != HostWeight(hosts[y]) {
+						return int(HostWeight(hosts[y])) - int(HostWeight(hosts[x]))
 					}
 					return y - x
 				})

@@ -219,7 +219,7 @@ func failHosts(hosts []Host, p, k int, order FailOrder) []Host {
 	}
 	slices.SortFunc(idx, func(a, b int) int {
 		if order == FailHeaviestFirst {
-			if c := cmp.Compare(hostWeight(hosts[b]), hostWeight(hosts[a])); c != 0 {
+			if c := cmp.Compare(HostWeight(hosts[b]), HostWeight(hosts[a])); c != 0 {
 				return c
 			}
 		}

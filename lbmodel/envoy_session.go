@@ -2,6 +2,7 @@ package lbmodel
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -45,7 +46,7 @@ func EnvoySessionPick(value string, hosts []Host, overrideHostStatus []HealthSta
 		if h.Address != value {
 			continue
 		}
-		if !statusIn(h.Status, allowed) {
+		if !slices.Contains(allowed, h.Status) {
 			return miss(fmt.Sprintf("session host %s is %s, not in override_host_status [%s]", value, h.Status, statusList(allowed)))
 		}
 		return EnvoySessionResult{Result: "pick", Host: value,

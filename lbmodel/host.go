@@ -109,3 +109,11 @@ type Host struct {
 
 // Health is the host's coarse health.
 func (h Host) Health() Coarse { return h.Status.Coarse() }
+
+// HostWeight is the effective load_balancing_weight: 0 means unset, i.e. 1.
+func HostWeight(h Host) uint64 {
+	if h.Weight == 0 {
+		return 1
+	}
+	return uint64(h.Weight)
+}

@@ -99,12 +99,12 @@ func ValueEqual(a, b any) bool {
 	return false
 }
 
-// hashedEqual is HashedValue::operator== (utility.h), the equality the
+// HashedEqual is HashedValue::operator== (utility.h), the equality the
 // subset trie's hash maps use: equal hashes AND ValueUtil::equal. The hash
 // is MessageUtil::hash of the value's deterministic serialization, so two
 // numbers hash alike only when their bits do: -0 and 0 are ValueEqual but
 // never find each other in the trie, and NaN never matches at all.
-func hashedEqual(a, b any) bool {
+func HashedEqual(a, b any) bool {
 	return valueKey(a) == valueKey(b) && ValueEqual(a, b)
 }
 
@@ -113,11 +113,11 @@ func hashedEqual(a, b any) bool {
 // deterministic serialization sorts map entries).
 func valueKey(v any) string {
 	var b strings.Builder
-	writeValueKey(&b, v)
+	WriteValueKey(&b, v)
 	return b.String()
 }
 
-func writeValueKey(b *strings.Builder, v any) {
+func WriteValueKey(b *strings.Builder, v any) {
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("n")
@@ -139,7 +139,7 @@ func writeValueKey(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteString(",")
 			}
-			writeValueKey(b, e)
+			WriteValueKey(b, e)
 		}
 		b.WriteString("]")
 	case map[string]any:
@@ -155,7 +155,7 @@ func writeValueKey(b *strings.Builder, v any) {
 			}
 			b.WriteString(strconv.Quote(k))
 			b.WriteString(":")
-			writeValueKey(b, x[k])
+			WriteValueKey(b, x[k])
 		}
 		b.WriteString("}")
 	default:

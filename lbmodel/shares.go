@@ -77,8 +77,8 @@ type Shares struct {
 	NoHost float64
 }
 
-// model is a cluster prepared for share computation and simulation.
-type model struct {
+// preparedCluster is a cluster prepared for share computation and simulation.
+type preparedCluster struct {
 	in         ClusterInput
 	opf        uint32
 	levels     []Level
@@ -106,7 +106,7 @@ type sourceDistResult struct {
 	noHost float64
 }
 
-func newModel(c ClusterInput) (*model, error) {
+func prepareCluster(c ClusterInput) (*preparedCluster, error) {
 	for i, h := range c.Hosts {
 		if h.Priority < 0 || h.Priority > 128 {
 			return nil, fmt.Errorf("host %d: priority %d out of range 0..128", i, h.Priority)
@@ -118,7 +118,7 @@ func newModel(c ClusterInput) (*model, error) {
 	if c.LB.ActiveRequests != nil && len(c.LB.ActiveRequests) != len(c.Hosts) {
 		return nil, errors.New("ActiveRequests is not parallel to Hosts")
 	}
-	m := &model{in: c, opf: c.OverprovisioningFactor}
+	m := &preparedCluster{in: c, opf: c.OverprovisioningFactor}
 	if m.opf == 0 {
 		m.opf = DefaultOverprovisioningFactor
 	}
@@ -158,7 +158,7 @@ func newModel(c ClusterInput) (*model, error) {
 
 // hostsOf returns the host indices of priority p (all, healthy or
 // degraded) in input order.
-func (m *model) hostsOf(p int, kind int) []int {
+func (m *preparedCluster) hostsOf(p int, kind int) []int {
 	var out []int
 	for _, g := range m.locs[p].Groups {
 		out = append(out, groupList(g, kind)...)
@@ -188,7 +188,7 @@ func groupList(g LocalityGroup, kind int) []int {
 
 // addSource adds weight·(policy shares over src) into dist; an empty source
 // adds weight to the no-host mass.
-func (m *model) addSource(dist []float64, noHost *float64, src []int, weight float64, b Bucket) error {
+func (m *preparedCluster) addSource(dist []float64, noHost *float64, src []int, weight float64, b Bucket) error {
 	if weight == 0 {
 		return nil
 	}
@@ -210,7 +210,7 @@ func (m *model) addSource(dist []float64, noHost *float64, src []int, weight flo
 // with the given availability, following ZoneAwareLoadBalancerBase::hostSourceToUse.
 // b is the range of the priority hash that led here (see RandomSharesGiven).
 // The slice returned is shared between callers: read it only.
-func (m *model) sourceDist(p int, degraded bool, b Bucket) ([]float64, float64, error) {
+func (m *preparedCluster) sourceDist(p int, degraded bool, b Bucket) ([]float64, float64, error) {
 	k := distKey{p, degraded, b}
 	if m.in.LB.Policy != PolicyRandom {
 		k.b = FullBucket // only random picks by the priority hash's range
@@ -232,7 +232,7 @@ func (m *model) sourceDist(p int, degraded bool, b Bucket) ([]float64, float64, 
 	return dist, noHost, nil
 }
 
-func (m *model) computeSourceDist(p int, degraded bool, b Bucket) ([]float64, float64, error) {
+func (m *preparedCluster) computeSourceDist(p int, degraded bool, b Bucket) ([]float64, float64, error) {
 	dist := make([]float64, len(m.in.Hosts))
 	noHost := 0.0
 	if p >= len(m.levels) {
@@ -295,7 +295,7 @@ func (m *model) computeSourceDist(p int, degraded bool, b Bucket) ([]float64, fl
 // the cluster's traffic (LoadBalancerBase::choosePriority, then
 // ZoneAwareLoadBalancerBase::hostSourceToUse, then the policy's pick).
 func ClusterShares(c ClusterInput) (Shares, error) {
-	m, err := newModel(c)
+	m, err := prepareCluster(c)
 	if err != nil {
 		return Shares{}, err
 	}
@@ -348,7 +348,7 @@ func ClusterShares(c ClusterInput) (Shares, error) {
 	return out, nil
 }
 
-func (m *model) priorityShares(p int) (PriorityShares, error) {
+func (m *preparedCluster) priorityShares(p int) (PriorityShares, error) {
 	ps := PriorityShares{Priority: p, Panic: m.load.Levels[p].Panic, HasLocal: m.locs[p].HasLocal}
 	if m.in.LocalityWeighted {
 		ps.HealthyScheduler, ps.DegradedScheduler = m.sched[p], m.dsched[p]

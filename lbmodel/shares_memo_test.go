@@ -6,7 +6,7 @@ import "testing"
 // traffic and again for the locality view: a hash policy's shares are a
 // table walk each time.
 func TestClusterSharesAsksEachSourceOnce(t *testing.T) {
-	hosts := benchHosts(3)
+	hosts := []Host{{Address: "10.0.0.0:8080", Weight: 1}, {Address: "10.0.0.1:8080", Weight: 1}, {Address: "10.0.0.2:8080", Weight: 1}}
 	hosts[2].Priority = 1
 	calls := 0
 	in := ClusterInput{Hosts: hosts, PanicThreshold: 50}

@@ -7,6 +7,8 @@ import (
 	"testing"
 )
 
+func near(a, b, eps float64) bool { return math.Abs(a-b) <= eps }
+
 func sum(xs []float64) float64 {
 	s := 0.0
 	for _, x := range xs {
@@ -129,10 +131,10 @@ func TestClusterSharesZone(t *testing.T) {
 	}
 	// Weighted RR over A0(w5) A1 B0..3 C0..2: total weight 13.
 	for i, h := range c.Hosts {
-		plain := float64(hostWeight(h)) / 13
+		plain := float64(HostWeight(h)) / 13
 		loc := map[string]int{"A": 0, "B": 1, "C": 2}[h.Locality.Zone]
 		groupW := map[string]float64{"A": 6, "B": 4, "C": 3}[h.Locality.Zone]
-		want := 0.2*plain + 0.8*z.Shares[loc]*float64(hostWeight(h))/groupW
+		want := 0.2*plain + 0.8*z.Shares[loc]*float64(HostWeight(h))/groupW
 		if !near(s.Hosts[i], want, 1e-12) {
 			t.Errorf("host %s: %v, want %v", h.Address, s.Hosts[i], want)
 		}
@@ -212,7 +214,7 @@ func TestClusterSharesDegenerate(t *testing.T) {
 // locality EDF, the routing_enabled coin, the zone draws, then the host
 // policy (RR rotation or EDF, P2C draws, Random reusing the hash).
 type simulator struct {
-	m      *model
+	m      *preparedCluster
 	rng    *rand.Rand
 	locEDF map[[2]int]*EDF
 	locIdx map[[2]int][]int
@@ -221,7 +223,7 @@ type simulator struct {
 }
 
 func newSimulator(t *testing.T, c ClusterInput) *simulator {
-	m, err := newModel(c)
+	m, err := prepareCluster(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +351,7 @@ func (s *simulator) pickHost(src []int, key string, r uint64) int {
 		s.rr[key]++
 		return src[i%uint64(len(src))]
 	}
-	return edf(func(i int) float64 { return float64(hostWeight(hosts[src[i]])) })
+	return edf(func(i int) float64 { return float64(HostWeight(hosts[src[i]])) })
 }
 
 // A seeded Monte-Carlo run of 1,000,000 picks per configuration through the

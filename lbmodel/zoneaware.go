@@ -145,7 +145,7 @@ func zoneValue(hosts []Host, idx []int, byWeight bool) uint64 {
 	}
 	var s uint64
 	for _, i := range idx {
-		s += uint64(hostWeight(hosts[i]))
+		s += uint64(HostWeight(hosts[i]))
 	}
 	return s
 }

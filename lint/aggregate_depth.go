@@ -3,7 +3,7 @@ package lint
 import (
 	"strings"
 
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // LB1205 aggregate-depth (AGG-DEPTH).
@@ -30,7 +30,7 @@ var _ = register(&Rule{
 			if listed[root] {
 				continue
 			}
-			res, err := lbmodel.ResolveGRPCAggregate(root, clusters)
+			res, err := grpc.ResolveAggregate(root, clusters)
 			if err != nil || !strings.Contains(res.Go.Failure, "max depth") {
 				continue
 			}
@@ -41,14 +41,14 @@ var _ = register(&Rule{
 })
 
 // deepPath is the first path from root (depth-first, list order, no node
-// twice) that reaches depth lbmodel.GRPCMaxAggregateDepth.
-func deepPath(root string, clusters map[string]lbmodel.GRPCCluster) []string {
+// twice) that reaches depth grpc.MaxAggregateDepth.
+func deepPath(root string, clusters map[string]grpc.Cluster) []string {
 	onPath := map[string]bool{}
 	var path []string
 	var walk func(name string) bool
 	walk = func(name string) bool {
 		path = append(path, name)
-		if len(path)-1 >= lbmodel.GRPCMaxAggregateDepth {
+		if len(path)-1 >= grpc.MaxAggregateDepth {
 			return true
 		}
 		onPath[name] = true

@@ -6,6 +6,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // LB1508 degraded-endpoints (PRI-DEGRADED-ENDPOINTS).
@@ -24,7 +25,7 @@ var _ = register(&Rule{
 					if ep.GetHealthStatus() != corev3.HealthStatus_DEGRADED {
 						continue
 					}
-					if p.Target == TargetGRPC && !lbmodel.GRPCKeepsEndpoint(lbmodel.HealthStatus(ep.GetHealthStatus())) {
+					if p.Target == TargetGRPC && !grpc.KeepsEndpoint(lbmodel.HealthStatus(ep.GetHealthStatus())) {
 						p.Report(p.pos(ep, "health_status"), "cluster %q: DEGRADED endpoints are dropped by gRPC", cl.Name())
 					} else {
 						p.Report(p.pos(ep, "health_status"), "cluster %q: DEGRADED endpoints are used by Envoy only when healthy hosts are short", cl.Name())

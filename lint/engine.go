@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/config/parse"
 	"github.com/lbctl/lbctl/analyze/model"
 
 	"go.yaml.in/yaml/v3"
@@ -311,16 +312,17 @@ type FileConfig struct {
 // ConfigFileName is the name FindConfig looks for.
 const ConfigFileName = ".lbctl.yaml"
 
-// FindConfig reads the first .lbctl.yaml found in dir or a parent of it;
-// it returns nil, nil when there is none.
-func FindConfig(dir string) (*FileConfig, error) {
+// FindConfig reads the first .lbctl.yaml found in dir or a parent of it
+// (a regular file of at most max bytes: parse.ReadFile); it returns nil,
+// nil when there is none.
+func FindConfig(dir string, max int64) (*FileConfig, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
 	for {
 		p := filepath.Join(dir, ConfigFileName)
-		data, err := os.ReadFile(p)
+		data, err := parse.ReadFile(p, max)
 		if err == nil {
 			return ParseConfig(p, data)
 		}

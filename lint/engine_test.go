@@ -65,21 +65,21 @@ func TestFindConfig(t *testing.T) {
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if fc, err := FindConfig(sub); err != nil || (fc != nil && filepath.Dir(fc.Path) != dir) {
+	if fc, err := FindConfig(sub, 1<<20); err != nil || (fc != nil && filepath.Dir(fc.Path) != dir) {
 		// A .lbctl.yaml above the temp dir would be found; only ours matters.
 		t.Logf("found %v %v", fc, err)
 	}
 	os.WriteFile(filepath.Join(dir, ".lbctl.yaml"), []byte("disable: [LB1504, hash-no-policy]\nfail-on: warning\n"), 0o644)
-	fc, err := FindConfig(sub)
+	fc, err := FindConfig(sub, 1<<20)
 	if err != nil || fc == nil || len(fc.Disable) != 2 || fc.FailOn != "warning" {
 		t.Fatalf("FindConfig: %+v %v", fc, err)
 	}
 	os.WriteFile(filepath.Join(dir, ".lbctl.yaml"), []byte("disable: [LB9999]\n"), 0o644)
-	if _, err := FindConfig(sub); err == nil {
+	if _, err := FindConfig(sub, 1<<20); err == nil {
 		t.Errorf("unknown rule in .lbctl.yaml accepted")
 	}
 	os.WriteFile(filepath.Join(dir, ".lbctl.yaml"), []byte("fail_on: warning\n"), 0o644)
-	if _, err := FindConfig(sub); err == nil {
+	if _, err := FindConfig(sub, 1<<20); err == nil {
 		t.Errorf("unknown key in .lbctl.yaml accepted")
 	}
 }

@@ -7,20 +7,20 @@ import (
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // grpcImpls are the proxyless implementations the gRPC target judges for.
-var grpcImpls = []lbmodel.GRPCImpl{lbmodel.GRPCGo, lbmodel.GRPCCore}
+var grpcImpls = []grpc.Impl{grpc.GoImpl, grpc.CoreImpl}
 
-// grpcPolicyErrors runs lbmodel.GRPCSelectPolicy for grpc-go and C-core and
+// grpcPolicyErrors runs grpc.SelectPolicy for grpc-go and C-core and
 // returns the NACK errors whose text contains substr, keyed by
 // implementation name (nil when neither matches).
 func (p *Pass) grpcPolicyErrors(c *clusterv3.Cluster, substr string) map[string]string {
 	var out map[string]string
 	in := model.GRPCPolicyInput(p.Cfg, c)
 	for _, impl := range grpcImpls {
-		if _, err := lbmodel.GRPCSelectPolicy(in, impl); err != nil && strings.Contains(err.Error(), substr) {
+		if _, err := grpc.SelectPolicy(in, impl); err != nil && strings.Contains(err.Error(), substr) {
 			if out == nil {
 				out = map[string]string{}
 			}
@@ -53,30 +53,30 @@ func firstErr(m map[string]string) string {
 
 // grpcKind is the cluster's discovery type as gRPC sees it, and whether
 // gRPC accepts it (EDS, LOGICAL_DNS, envoy.clusters.aggregate only).
-func grpcKind(c *clusterv3.Cluster) (lbmodel.GRPCClusterKind, bool) {
+func grpcKind(c *clusterv3.Cluster) (grpc.ClusterKind, bool) {
 	if ct := c.GetClusterType(); ct != nil {
-		return lbmodel.GRPCClusterAggregate, ct.GetName() == model.AggregateType
+		return grpc.ClusterAggregate, ct.GetName() == model.AggregateType
 	}
 	switch c.GetType() {
 	case clusterv3.Cluster_EDS:
-		return lbmodel.GRPCClusterEDS, true
+		return grpc.ClusterEDS, true
 	case clusterv3.Cluster_LOGICAL_DNS:
-		return lbmodel.GRPCClusterLogicalDNS, true
+		return grpc.ClusterLogicalDNS, true
 	}
-	return lbmodel.GRPCClusterEDS, false
+	return grpc.ClusterEDS, false
 }
 
-// grpcClusters is the loaded CDS resources for lbmodel.ResolveGRPCAggregate;
+// grpcClusters is the loaded CDS resources for grpc.ResolveAggregate;
 // clusters gRPC would NACK for their type are in error.
-func (p *Pass) grpcClusters() map[string]lbmodel.GRPCCluster {
-	out := map[string]lbmodel.GRPCCluster{}
+func (p *Pass) grpcClusters() map[string]grpc.Cluster {
+	out := map[string]grpc.Cluster{}
 	for _, cl := range p.Cfg.Clusters {
 		kind, ok := grpcKind(cl.Proto)
-		g := lbmodel.GRPCCluster{Name: cl.Name(), Kind: kind}
+		g := grpc.Cluster{Name: cl.Name(), Kind: kind}
 		if !ok {
-			g.State = lbmodel.GRPCClusterError
+			g.State = grpc.ClusterError
 		}
-		if kind == lbmodel.GRPCClusterAggregate {
+		if kind == grpc.ClusterAggregate {
 			g.Children = p.Model(cl).Aggregate
 		}
 		out[cl.Name()] = g

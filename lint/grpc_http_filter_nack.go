@@ -2,7 +2,7 @@ package lint
 
 import (
 	"github.com/lbctl/lbctl/analyze/model"
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // LB1712 grpc-http-filter-nack (GRPC-HTTP-FILTER-NACK).
@@ -25,7 +25,7 @@ var _ = register(&Rule{
 		found := map[key][]string{}
 		var order []key
 		var nacks []model.ListenerNACK
-		for _, impl := range []lbmodel.GRPCImpl{lbmodel.GRPCGo, lbmodel.GRPCCore} {
+		for _, impl := range []grpc.Impl{grpc.GoImpl, grpc.CoreImpl} {
 			for _, n := range model.GRPCListenerNACKs(p.Cfg, impl) {
 				k := key{p.Cfg.Sources.Pos(n.At).String(), n.Reason}
 				if _, ok := found[k]; !ok {

@@ -3,7 +3,7 @@ package lint
 import (
 	"google.golang.org/protobuf/proto"
 
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // LB1711 grpc-ignored-settings (grpc.md §16 divergences).
@@ -21,18 +21,18 @@ var _ = register(&Rule{
 			c := cl.Proto
 			clb := c.GetCommonLbConfig()
 			checks := []struct {
-				t     lbmodel.ClusterTraits
+				t     grpc.ClusterTraits
 				msg   proto.Message
 				field string
 			}{
-				{lbmodel.ClusterTraits{PanicThresholdSet: clb.GetHealthyPanicThreshold() != nil}, clb, "healthy_panic_threshold"},
-				{lbmodel.ClusterTraits{ZoneAware: clb.GetZoneAwareLbConfig() != nil}, clb, "zone_aware_lb_config"},
-				{lbmodel.ClusterTraits{HealthChecks: len(c.GetHealthChecks()) > 0}, c, "health_checks"},
+				{grpc.ClusterTraits{PanicThresholdSet: clb.GetHealthyPanicThreshold() != nil}, clb, "healthy_panic_threshold"},
+				{grpc.ClusterTraits{ZoneAware: clb.GetZoneAwareLbConfig() != nil}, clb, "zone_aware_lb_config"},
+				{grpc.ClusterTraits{HealthChecks: len(c.GetHealthChecks()) > 0}, c, "health_checks"},
 			}
 			for _, ch := range checks {
 				// Type EDS keeps the STATIC/STRICT_DNS row (LB1701) out.
 				ch.t.Type = "EDS"
-				for _, d := range lbmodel.EnvoyGRPCDifferences(ch.t) {
+				for _, d := range grpc.Divergences(ch.t) {
 					p.Report(p.pos(ch.msg, ch.field), "cluster %q: %s: Envoy: %s; gRPC: %s", cl.Name(), d.What, d.Envoy, d.GRPC)
 				}
 			}

@@ -3,7 +3,7 @@ package lint
 import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // LB1708 grpc-upstream-config (GRPC-UPSTREAM-CONFIG).
@@ -26,7 +26,7 @@ var _ = register(&Rule{
 			}
 			in := model.IdleTimeoutInput(c)
 			holdsHTTPOptions := config.TypeName(in.TypeURL) == "envoy.extensions.upstreams.http.v3.HttpProtocolOptions"
-			_, err := lbmodel.GRPCSessionIdleTimeout(in)
+			_, err := grpc.SessionIdleTimeout(in)
 			switch {
 			case p.Target == TargetGRPC && err != nil:
 				p.Report(p.pos(c, "upstream_config"), "cluster %q: grpc-core NACKs upstream_config: %v", c.GetName(), err)

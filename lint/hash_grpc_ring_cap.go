@@ -1,6 +1,6 @@
 package lint
 
-import "github.com/lbctl/lbctl/lbmodel"
+import "github.com/lbctl/lbctl/lbmodel/grpc"
 
 // LB1407 hash-grpc-ring-cap (HASH-GRPC-RING-CAP).
 var _ = register(&Rule{
@@ -23,12 +23,12 @@ var _ = register(&Rule{
 			}
 			r := rs[0]
 			switch {
-			case r.min > lbmodel.GRPCDefaultRingCap:
+			case r.min > grpc.DefaultRingCap:
 				p.Report(p.pos(r.msg, "minimum_ring_size"), "cluster %q: minimum_ring_size %d exceeds gRPC's ring cap %d; gRPC builds at most %d entries",
-					cl.Name(), r.min, lbmodel.GRPCDefaultRingCap, lbmodel.GRPCDefaultRingCap)
-			case r.max > lbmodel.GRPCDefaultRingCap && r.max != defaultMaxRing:
+					cl.Name(), r.min, grpc.DefaultRingCap, grpc.DefaultRingCap)
+			case r.max > grpc.DefaultRingCap && r.max != defaultMaxRing:
 				p.ReportSev(SevInfo, p.pos(r.msg, "maximum_ring_size"), "cluster %q: maximum_ring_size %d exceeds gRPC's ring cap %d; gRPC caps it",
-					cl.Name(), r.max, lbmodel.GRPCDefaultRingCap)
+					cl.Name(), r.max, grpc.DefaultRingCap)
 			}
 		}
 	},

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
 // LB1409 hash-hostname-non-dns (HASH-HOSTNAME-NON-DNS).
@@ -75,7 +76,7 @@ func unstableKeys(hosts []lbmodel.Host) string {
 	seen := map[pk]int{}
 	empty, dup := 0, 0
 	for _, h := range hosts {
-		k := lbmodel.HashKey(&h, true)
+		k := hash.Key(&h, true)
 		if k == "" {
 			empty++
 			continue

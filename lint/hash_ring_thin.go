@@ -7,6 +7,8 @@ import (
 	"github.com/lbctl/lbctl/analyze/model"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
 // LB1408 hash-ring-thin (HASH-RING-THIN).
@@ -30,8 +32,8 @@ var _ = register(&Rule{
 			s := model.Settings(p.Cfg, cl)
 			cfg := s.Ring
 			if p.Target == TargetGRPC {
-				cfg.MinRingSize = min(cfg.MinRingSize, lbmodel.GRPCDefaultRingCap)
-				cfg.MaxRingSize = min(cfg.MaxRingSize, lbmodel.GRPCDefaultRingCap)
+				cfg.MinRingSize = min(cfg.MinRingSize, grpc.DefaultRingCap)
+				cfg.MaxRingSize = min(cfg.MaxRingSize, grpc.DefaultRingCap)
 			}
 			if why := thinRing(m, cfg, s.LocalityWeighted || p.Target == TargetGRPC); why != "" {
 				p.Report(p.pos(rs[0].msg, "maximum_ring_size"), "cluster %q: %s", cl.Name(), why)
@@ -42,7 +44,7 @@ var _ = register(&Rule{
 
 // thinRing builds each priority's ring with every endpoint up and says
 // how thin the first thin one is, or "".
-func thinRing(m *model.Model, cfg lbmodel.RingConfig, locality bool) string {
+func thinRing(m *model.Model, cfg hash.RingConfig, locality bool) string {
 	if cfg.Validate() != nil || cfg.MinRingSize == 0 {
 		return "" // LB1001/LB1002/LB1117 judge invalid sizes
 	}
@@ -53,7 +55,7 @@ func thinRing(m *model.Model, cfg lbmodel.RingConfig, locality bool) string {
 		maxP = max(maxP, h.Priority)
 	}
 	for pr := 0; pr <= maxP; pr++ {
-		nw, err := lbmodel.NormalizeWeights(byPrio[pr], lbmodel.NormalizeOptions{LocalityWeighted: locality, Panic: true})
+		nw, err := hash.NormalizeWeights(byPrio[pr], hash.NormalizeOptions{LocalityWeighted: locality, Panic: true})
 		n := len(nw.Hosts)
 		if err != nil || n < 2 {
 			continue // one endpoint takes every hash however small the ring
@@ -62,7 +64,7 @@ func thinRing(m *model.Model, cfg lbmodel.RingConfig, locality bool) string {
 		if scale >= 3*float64(n) {
 			continue // not thin; skip building a large ring
 		}
-		r, err := lbmodel.BuildRing(nw, cfg)
+		r, err := hash.BuildRing(nw, cfg)
 		if err != nil {
 			continue
 		}

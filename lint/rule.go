@@ -4,8 +4,8 @@
 // kebab-case name, a severity per target data plane, documentation and a
 // hint, and fixtures under ../fixtures/lint that trigger it and do not.
 //
-// Rules come from ../shared/spec/lint-rules.md; each records the
-// catalogue's name (e.g. AGG-UNKNOWN-CHILD) in Spec.
+// Each rule records its name in the rule catalogue (e.g.
+// AGG-UNKNOWN-CHILD) in Spec.
 package lint
 
 import (

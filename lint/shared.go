@@ -44,12 +44,13 @@ func (s *shared) warm() {
 	})
 }
 
-// Model is model.Of(cfg, cl), cached.
+// Model is model.Get(cfg, cl): built once per config and shared with the
+// reports; kept per run so the rules share one table cache per cluster.
 func (s *shared) Model(cl *config.Cluster) *model.Model {
 	if m, ok := s.models[cl]; ok {
 		return m
 	}
-	m := model.Of(s.cfg, cl)
+	m := model.Get(s.cfg, cl)
 	s.models[cl] = m
 	return m
 }

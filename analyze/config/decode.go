@@ -8,6 +8,8 @@ import (
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // decoder fills protobuf messages from YAML nodes, the way protojson reads
@@ -399,7 +401,7 @@ func (d *decoder) enum(n node, fd protoreflect.FieldDescriptor) (protoreflect.Va
 		}
 	}
 	msg := "unknown value " + d.value(n) + " for " + string(fd.Enum().Name())
-	if s := closest(n.value(), names); s != "" {
+	if s := parse.Closest(n.value(), names); s != "" {
 		msg += " (did you mean " + s + "?)"
 	} else {
 		msg += " (expected one of " + strings.Join(names, ", ") + ")"
@@ -454,39 +456,5 @@ func suggestField(key string, desc protoreflect.MessageDescriptor) string {
 	for i := 0; i < fields.Len(); i++ {
 		names = append(names, string(fields.Get(i).Name()))
 	}
-	return closest(key, names)
-}
-
-// closest returns the candidate within a small edit distance of s, if any.
-func closest(s string, candidates []string) string {
-	best, bestD := "", 4
-	if len(s) < 8 {
-		bestD = 3
-	}
-	for _, c := range candidates {
-		if dd := editDistance(strings.ToLower(s), strings.ToLower(c)); dd < bestD {
-			best, bestD = c, dd
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return parse.Closest(key, names)
 }

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // LoadGroups reads inputs as separate configurations, the way they were
@@ -175,25 +177,20 @@ func (r *reader) input(in Input) {
 	}
 }
 
-// file reads one regular file. Anything else (a FIFO, a device such as a
-// symlink to /dev/zero, a socket) is refused from its Stat, before it is
-// opened: opening a FIFO blocks, and a device never ends.
+// file reads one regular file (parse.Open refuses anything else: opening
+// a FIFO blocks, and a device such as /dev/zero never ends).
 func (r *reader) file(path string) {
-	st, err := os.Stat(path)
+	f, st, err := parse.Open(path)
 	if err != nil {
-		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: ioMessage(err)})
-		return
-	}
-	if !st.Mode().IsRegular() {
-		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: "not a regular file (" + fileKind(st.Mode()) + "); lbctl reads only regular files"})
+		msg := ioMessage(err)
+		if _, ok := err.(*parse.NotRegularError); ok {
+			msg = err.Error()
+		}
+		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: msg})
 		return
 	}
 	if !r.admit(path, st.Size()) {
-		return
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: ioMessage(err)})
+		f.Close()
 		return
 	}
 	defer f.Close()
@@ -240,23 +237,6 @@ func (r *reader) readText(rd io.Reader, size int64) (string, error) {
 	b.Grow(int(size) + 1)
 	_, err := io.CopyBuffer(&b, rd, r.buf)
 	return b.String(), err
-}
-
-// fileKind names a mode that is not a regular file.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m.IsDir():
-		return "a directory"
-	}
-	return "mode " + m.String()
 }
 
 // data parses one file and files each document under its configuration.

@@ -8,6 +8,9 @@ import (
 	"unicode/utf8"
 )
 
+// DefaultMaxInput is the default size limit of one input, file or answer.
+const DefaultMaxInput = 512 << 20
+
 // Internal bounds on what one input may make the loader build. Real
 // configurations stay far below them; hostile ones (YAML alias bombs,
 // absurd nesting) are refused before anything is decoded.

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // QuickClusterNames lists the cluster names defined in the given files (and
@@ -74,10 +76,7 @@ func QuickClusterNames(paths []string) []string {
 			if !IsConfigFile(f) {
 				continue
 			}
-			if st, err := os.Stat(f); err != nil || !st.Mode().IsRegular() || st.Size() > quickMaxBytes {
-				continue
-			}
-			data, err := os.ReadFile(f)
+			data, err := parse.ReadFile(f, quickMaxBytes)
 			if err != nil {
 				continue
 			}

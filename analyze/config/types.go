@@ -3,7 +3,7 @@ package config
 // The go-control-plane packages linked into lbctl. Their init functions
 // register the message types that "@type" URLs resolve to; anything else is
 // reported as an unknown type rather than linked, to keep start-up fast
-// (see ../shared/spec/ecosystem.md B2).
+// (each linked package's init registers its descriptors at start-up).
 import (
 	"strings"
 

@@ -218,7 +218,7 @@ func renames(cs []Cluster, old, new *config.Config) {
 			return ""
 		}
 		var a []string
-		for _, h := range model.Of(c, cl).Hosts {
+		for _, h := range model.Get(c, cl).Hosts {
 			a = append(a, h.Address)
 		}
 		slices.Sort(a)

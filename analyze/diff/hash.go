@@ -17,7 +17,7 @@ import (
 // priority with endpoints. It returns nil for a cluster that does not hash
 // (for gRPC, anything but RING_HASH).
 func Setup(c *config.Config, cl *config.Cluster, grpc bool) (*placement.Setup, error) {
-	m := model.Of(c, cl)
+	m := model.Get(c, cl)
 	if !model.IsHashPolicy(m.Policy) || grpc && m.Policy != "RING_HASH" {
 		return nil, nil
 	}

@@ -121,8 +121,8 @@ func markParents(c *config.Config, changed map[string]bool) {
 		if cl.Proto.GetClusterType() == nil {
 			continue
 		}
-		if m := model.Of(c, cl); m.IsAggregate {
-			children[cl.Name()] = m.Aggregate
+		if model.IsAggregate(cl) {
+			children[cl.Name()] = model.Get(c, cl).Aggregate
 		}
 	}
 	for grew := true; grew; {

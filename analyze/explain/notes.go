@@ -166,7 +166,7 @@ func aggregateNotes(c *config.Config, m *model.Model, as lbmodel.AggregateShares
 			add("%s lists itself: an aggregate has no hosts of its own, so that entry contributes nothing", m.Name)
 		case c.Cluster(name) == nil:
 			add("child cluster %q is not defined in the loaded config; Envoy skips it silently", name)
-		case model.Of(c, c.Cluster(name)).IsAggregate:
+		case model.IsAggregate(c.Cluster(name)):
 			add("child %q is itself an aggregate cluster: Envoy does not descend into it, so it contributes no priorities and receives no traffic", name)
 		}
 		seen[name] = true

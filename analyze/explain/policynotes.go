@@ -7,6 +7,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
 // policyNotes explain the host-picking policy's own inputs: what Envoy
@@ -58,7 +59,7 @@ func policyNotes(m *model.Model, s model.LBSettings, in lbmodel.ClusterInput, hp
 			add("locality weights are folded into each host's weight in the %s (normalizeWeights): a host's share is its weight within its locality times the locality's weight share", map[bool]string{true: "ring", false: "Maglev table"}[m.Policy == "RING_HASH"])
 		}
 		if f := s.HashBalanceFactor; f > 0 {
-			add("hash_balance_factor %d (bounded load): a host may hold at most ceil(((A+1)×%d/100) × its normalized weight) of the cluster's A active requests, e.g. %d with 100 active on a host of weight 1/%d; a lookup that lands on a fuller host moves on along the %s, so shares under load are flatter than shown", f, f, lbmodel.BoundedLoadSlots(100, f, 1/float64(max(1, len(m.Hosts)))), max(1, len(m.Hosts)), map[bool]string{true: "ring", false: "table"}[m.Policy == "RING_HASH"])
+			add("hash_balance_factor %d (bounded load): a host may hold at most ceil(((A+1)×%d/100) × its normalized weight) of the cluster's A active requests, e.g. %d with 100 active on a host of weight 1/%d; a lookup that lands on a fuller host moves on along the %s, so shares under load are flatter than shown", f, f, hash.BoundedLoadSlots(100, f, 1/float64(max(1, len(m.Hosts)))), max(1, len(m.Hosts)), map[bool]string{true: "ring", false: "table"}[m.Policy == "RING_HASH"])
 		}
 	}
 	if s.SlowStart.Enabled() && slices.Contains([]string{"ROUND_ROBIN", "LEAST_REQUEST", "CLIENT_SIDE_WEIGHTED_ROUND_ROBIN", "WRR_LOCALITY"}, m.Policy) {

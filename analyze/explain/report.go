@@ -12,7 +12,7 @@ import (
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
-// Explain computes the report for clusters.
+// Build computes the explain report for clusters.
 func Build(c *config.Config, clusters []*config.Cluster, opt model.Options) (*traffic.Report, error) {
 	for _, o := range opt.SetHealth {
 		if c.Cluster(o.Cluster) == nil {
@@ -205,7 +205,7 @@ func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model
 		case ccl == nil:
 			children[i].Kind = lbmodel.ChildMissing
 			continue
-		case model.Of(c, ccl).IsAggregate:
+		case model.IsAggregate(ccl):
 			children[i].Kind = lbmodel.ChildAggregate
 			continue
 		}

@@ -11,11 +11,12 @@ import (
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
-// The seed documents' priority and aggregate tables (../shared/seeds/000
-// and 001), each row run through a real config: YAML → loader → model.
-// Every level has 100 hosts, as the documents assume. Rows that the spec
-// lists as documentation errata (../shared/spec/priority.md §8–§9) assert
-// what Envoy's code computes and name the erratum.
+// The priority and aggregate tables of Envoy's load-balancing docs
+// (priority levels, aggregate cluster), each row run through a real config:
+// YAML → loader → model. Every level has 100 hosts, as the docs assume.
+// Rows where the docs disagree with the code assert what Envoy's code
+// computes (LoadBalancerBase::recalculatePerPriorityState,
+// AggregateClusterLoadBalancer's priority context) and name the erratum.
 
 // clusterYAML writes a STATIC cluster whose priorities each have hosts hosts,
 // the first healthy[p] of priority p healthy and the rest UNHEALTHY.

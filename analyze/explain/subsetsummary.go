@@ -8,6 +8,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/model"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/subset"
 )
 
 // maxSummarySubsets bounds how many subsets explain lists by name.
@@ -38,8 +39,8 @@ func subsetNotes(c *config.Config, cl *config.Cluster) []string {
 		add("%s has no subset_selectors, so subset load balancing is off and host metadata is ignored", src)
 		return out
 	}
-	m := model.Of(c, cl)
-	lb, err := lbmodel.NewSubsetLB(s.Config, m.Hosts)
+	m := model.Get(c, cl)
+	lb, err := subset.NewLB(s.Config, m.Hosts)
 	if err != nil {
 		add("subset config: %v", err)
 		return out
@@ -60,10 +61,10 @@ func subsetNotes(c *config.Config, cl *config.Cluster) []string {
 		src, s.ChildPolicy, len(subsets), strings.Join(names, ", "))
 	fb := "fallback " + s.Config.FallbackPolicy.String()
 	switch s.Config.FallbackPolicy {
-	case lbmodel.FallbackDefaultSubset:
+	case subset.FallbackDefault:
 		def, _ := lb.DefaultSubset()
 		fb += fmt.Sprintf(" %s (%d host(s))", lbmodel.NewMatchCriteria(s.Config.DefaultSubset).String(), len(def))
-	case lbmodel.FallbackNoFallback:
+	case subset.FallbackNoFallback:
 		fb += ": requests whose criteria match no subset fail"
 	}
 	add("requests without matching criteria use the %s; the host shares above are over all hosts, and each request's subset narrows them (see lbctl subset --cluster %s)", fb, cl.Name())
@@ -75,7 +76,7 @@ func subsetNotes(c *config.Config, cl *config.Cluster) []string {
 		}
 		d := lb.Select(t.Criteria(nil), s.Child)
 		where := strings.Join(model.HostNames(d.Hosts), ", ")
-		if d.Yield == lbmodel.YieldNone {
+		if d.Yield == subset.YieldNone {
 			where = "no host"
 		}
 		label := "route " + t.Route

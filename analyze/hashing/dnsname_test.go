@@ -3,7 +3,7 @@ package hashing
 import (
 	"testing"
 
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
 // STRICT_DNS hosts without endpoint.hostname are named by the DNS name
@@ -29,7 +29,7 @@ load_assignment:
 	for i, k := range []string{"a.example", "named.example"} {
 		host := []string{"a.example:80", "b.example:80"}[i]
 		for n := range 4 {
-			want[lbmodel.XXHash64(k+"_"+string(rune('0'+n)))] = host
+			want[hash.XXHash64(k+"_"+string(rune('0'+n)))] = host
 		}
 	}
 	if len(r.Ring) != 8 {

@@ -13,6 +13,8 @@ import (
 	"github.com/lbctl/lbctl/analyze/placement"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
 // HashOptions are `lbctl hash`'s inputs besides the cluster.
@@ -110,10 +112,10 @@ type Dest struct {
 	Share float64 `json:"share" yaml:"share"`
 }
 
-// Hash computes cl's placement and the lookups in opt. Argument problems
+// Build computes cl's placement and the lookups in opt. Argument problems
 // are *UsageError; a ring/table configuration Envoy rejects is a plain error.
 func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, error) {
-	m := model.Of(c, cl)
+	m := model.Get(c, cl)
 	s := model.Settings(c, cl)
 	if !model.IsHashPolicy(m.Policy) {
 		what := m.Policy
@@ -144,7 +146,7 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 		}
 		r.RingSize = &n
 		r.HashFunction = "XX_HASH"
-		if s.Ring.HashFunction == lbmodel.HashMurmur2 {
+		if s.Ring.HashFunction == hash.HashMurmur2 {
 			r.HashFunction = "MURMUR_HASH_2"
 		}
 	} else {
@@ -156,7 +158,7 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 	}
 	if opt.GRPC {
 		r.Semantics = "grpc"
-		r.Notes = append(r.Notes, fmt.Sprintf("gRPC semantics: the ring is capped at %d entries, each endpoint's weight is multiplied by its locality's weight, endpoints not HEALTHY or UNKNOWN and localities without a weight are dropped, and every request uses the first priority with endpoints", lbmodel.GRPCDefaultRingCap))
+		r.Notes = append(r.Notes, fmt.Sprintf("gRPC semantics: the ring is capped at %d entries, each endpoint's weight is multiplied by its locality's weight, endpoints not HEALTHY or UNKNOWN and localities without a weight are dropped, and every request uses the first priority with endpoints", grpc.DefaultRingCap))
 	}
 	for i := range hs.Levels {
 		pr, hosts := placement.Describe(hs, i, m.Policy)
@@ -181,7 +183,7 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 	}
 
 	for _, k := range opt.Keys {
-		h := lbmodel.XXHash64(k)
+		h := hash.XXHash64(k)
 		r.Lookups = append(r.Lookups, lookup(hs, k, h))
 	}
 	for _, h := range opt.Hashes {
@@ -260,7 +262,7 @@ func requestLookup(c *config.Config, cl *config.Cluster, hs *placement.Setup, op
 	if err != nil {
 		return HashLookup{}, src, err
 	}
-	req := lbmodel.Request{Headers: map[string][]string{}}
+	req := hash.Request{Headers: map[string][]string{}}
 	var parts []string
 	for _, h := range rq.Headers {
 		req.Headers[strings.ToLower(h[0])] = append(req.Headers[strings.ToLower(h[0])], h[1])
@@ -286,7 +288,7 @@ func requestLookup(c *config.Config, cl *config.Cluster, hs *placement.Setup, op
 	if src.From == "" {
 		return HashLookup{Input: input, Reason: fmt.Sprintf("no hash policy: no route targets %s (name one with --route) and the cluster has none, so Envoy picks a random host", cl.Name())}, src, nil
 	}
-	h, ok, err := lbmodel.GenerateHash(src.Parsed, req)
+	h, ok, err := hash.Generate(src.Parsed, req)
 	if err != nil {
 		return HashLookup{}, src, fmt.Errorf("%s: %v", src.From, err)
 	}
@@ -294,7 +296,7 @@ func requestLookup(c *config.Config, cl *config.Cluster, hs *placement.Setup, op
 		why := "no hash policy on " + src.From
 		if len(src.Parsed) > 0 {
 			why = fmt.Sprintf("none of the hash policies of %s (%s) produced a hash from this request", src.From, strings.Join(src.Policies, "; "))
-			if slices.ContainsFunc(src.Parsed, func(p lbmodel.HashPolicy) bool { return p.Kind == lbmodel.HashByCookie && p.CookieTTLSet }) {
+			if slices.ContainsFunc(src.Parsed, func(p hash.Policy) bool { return p.Kind == hash.HashByCookie && p.CookieTTLSet }) {
 				why += " (a cookie policy with a ttl would have Envoy generate the cookie from the connection's addresses, which lbctl does not know)"
 			}
 		}
@@ -323,7 +325,7 @@ func removal(c *config.Config, m *model.Model, s model.LBSettings, local *lbmode
 			return nil, &model.UsageError{Msg: fmt.Sprintf("--remove %q: %s has no such host; its hosts are: %s", a, m.Name, strings.Join(list, ", "))}
 		}
 	}
-	rest := lbmodel.WithoutAddresses(m.Hosts, addrs)
+	rest := hash.WithoutAddresses(m.Hosts, addrs)
 	rm := &HashRemoval{Addresses: append([]string{}, addrs...)}
 	for _, policy := range []string{"RING_HASH", "MAGLEV"} {
 		mr := &MovedReport{To: []Dest{}}

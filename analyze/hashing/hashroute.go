@@ -12,7 +12,7 @@ import (
 	ringv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/ring_hash/v3"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
 // HashPolicySource is where a request's hash policy comes from and what it is.
@@ -20,9 +20,9 @@ type HashPolicySource struct {
 	// From is "cluster" (the typed RingHash/Maglev
 	// consistent_hashing_lb_config.hash_policy, which Envoy uses instead of
 	// the route's), "route NAME", or "" when there is none.
-	From     string               `json:"from" yaml:"from"`
-	Policies []string             `json:"policies" yaml:"policies"`
-	Parsed   []lbmodel.HashPolicy `json:"-" yaml:"-"`
+	From     string        `json:"from" yaml:"from"`
+	Policies []string      `json:"policies" yaml:"policies"`
+	Parsed   []hash.Policy `json:"-" yaml:"-"`
 }
 
 // RequestHashPolicy finds the hash policy a request to cl goes through, as
@@ -96,18 +96,18 @@ func samePolicies(a, b []*routev3.RouteAction_HashPolicy) bool {
 func convertHashPolicies(from string, ps []*routev3.RouteAction_HashPolicy) (HashPolicySource, error) {
 	src := HashPolicySource{From: from, Policies: []string{}}
 	for i, p := range ps {
-		hp := lbmodel.HashPolicy{Terminal: p.GetTerminal()}
+		hp := hash.Policy{Terminal: p.GetTerminal()}
 		var desc string
 		switch {
 		case p.GetHeader() != nil:
-			hp.Kind, hp.Name = lbmodel.HashByHeader, p.GetHeader().GetHeaderName()
+			hp.Kind, hp.Name = hash.HashByHeader, p.GetHeader().GetHeaderName()
 			desc = "header " + hp.Name
 			if rw := p.GetHeader().GetRegexRewrite(); rw != nil {
-				hp.RegexRewrite = &lbmodel.RegexRewrite{Pattern: rw.GetPattern().GetRegex(), Substitution: rw.GetSubstitution()}
+				hp.RegexRewrite = &hash.RegexRewrite{Pattern: rw.GetPattern().GetRegex(), Substitution: rw.GetSubstitution()}
 				desc += " (rewritten)"
 			}
 		case p.GetCookie() != nil:
-			hp.Kind, hp.Name = lbmodel.HashByCookie, p.GetCookie().GetName()
+			hp.Kind, hp.Name = hash.HashByCookie, p.GetCookie().GetName()
 			hp.CookieTTLSet = p.GetCookie().GetTtl() != nil
 			desc = "cookie " + hp.Name
 			if hp.CookieTTLSet {
@@ -119,13 +119,13 @@ func convertHashPolicies(from string, ps []*routev3.RouteAction_HashPolicy) (Has
 				src.Policies = append(src.Policies, "connection_properties (source_ip false: no hash)")
 				continue
 			}
-			hp.Kind = lbmodel.HashBySourceIP
+			hp.Kind = hash.HashBySourceIP
 			desc = "source IP"
 		case p.GetQueryParameter() != nil:
-			hp.Kind, hp.Name = lbmodel.HashByQueryParameter, p.GetQueryParameter().GetName()
+			hp.Kind, hp.Name = hash.HashByQueryParameter, p.GetQueryParameter().GetName()
 			desc = "query parameter " + hp.Name
 		case p.GetFilterState() != nil:
-			hp.Kind, hp.Name = lbmodel.HashByFilterState, p.GetFilterState().GetKey()
+			hp.Kind, hp.Name = hash.HashByFilterState, p.GetFilterState().GetKey()
 			desc = "filter state " + hp.Name
 		default:
 			return src, fmt.Errorf("%s: hash_policy[%d] has no policy specifier (Envoy rejects it)", from, i)
@@ -136,7 +136,7 @@ func convertHashPolicies(from string, ps []*routev3.RouteAction_HashPolicy) (Has
 		src.Parsed = append(src.Parsed, hp)
 		src.Policies = append(src.Policies, desc)
 	}
-	if err := lbmodel.ValidateHashPolicies(src.Parsed); err != nil {
+	if err := hash.ValidatePolicies(src.Parsed); err != nil {
 		return src, fmt.Errorf("%s: %v", from, err)
 	}
 	return src, nil

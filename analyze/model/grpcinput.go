@@ -8,15 +8,15 @@ import (
 	wrrv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/wrr_locality/v3"
 	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
 	"github.com/lbctl/lbctl/analyze/config"
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // GRPCPolicyInput reads a cluster's LB configuration the way gRPC's CDS
 // parser does (grpc-go xdsresource/unmarshal_cds.go, C-core
 // xds_cluster_parser.cc): the lb_policy enum with its ring hash / least
 // request configs, and load_balancing_policy converted entry by entry.
-func GRPCPolicyInput(c *config.Config, p *clusterv3.Cluster) lbmodel.GRPCPolicyInput {
-	in := lbmodel.GRPCPolicyInput{LBPolicy: p.GetLbPolicy().String()}
+func GRPCPolicyInput(c *config.Config, p *clusterv3.Cluster) grpc.PolicyInput {
+	in := grpc.PolicyInput{LBPolicy: p.GetLbPolicy().String()}
 	if r := p.GetRingHashLbConfig(); r != nil {
 		in.RingHash.HashFunction = r.GetHashFunction().String()
 		if v := r.GetMinimumRingSize(); v != nil {
@@ -40,14 +40,14 @@ func GRPCPolicyInput(c *config.Config, p *clusterv3.Cluster) lbmodel.GRPCPolicyI
 
 // grpcTypedList converts load_balancing_policy.policies; nesting is cut at
 // 17 levels so the converter (which fails at 16) sees the excess.
-func grpcTypedList(c *config.Config, lbp *clusterv3.LoadBalancingPolicy, depth int) []lbmodel.GRPCTypedPolicy {
-	out := []lbmodel.GRPCTypedPolicy{}
+func grpcTypedList(c *config.Config, lbp *clusterv3.LoadBalancingPolicy, depth int) []grpc.TypedPolicy {
+	out := []grpc.TypedPolicy{}
 	if depth > 17 {
 		return out
 	}
 	for _, pol := range lbp.GetPolicies() {
 		a := pol.GetTypedExtensionConfig().GetTypedConfig()
-		tp := lbmodel.GRPCTypedPolicy{Type: config.TypeName(a.GetTypeUrl())}
+		tp := grpc.TypedPolicy{Type: config.TypeName(a.GetTypeUrl())}
 		switch m := c.Sources.Unpacked(a).(type) {
 		case *xdstypev3.TypedStruct:
 			// gRPC's registry names a TypedStruct by the type it wraps.
@@ -77,9 +77,9 @@ func grpcTypedList(c *config.Config, lbp *clusterv3.LoadBalancingPolicy, depth i
 }
 
 // IdleTimeoutInput reads Cluster.upstream_config as gRFC A75 does, for
-// lbmodel.GRPCSessionIdleTimeout.
-func IdleTimeoutInput(p *clusterv3.Cluster) lbmodel.GRPCIdleTimeoutInput {
-	in := lbmodel.GRPCIdleTimeoutInput{}
+// grpc.SessionIdleTimeout.
+func IdleTimeoutInput(p *clusterv3.Cluster) grpc.IdleTimeoutInput {
+	in := grpc.IdleTimeoutInput{}
 	uc := p.GetUpstreamConfig()
 	if uc == nil {
 		return in

@@ -11,7 +11,7 @@ import (
 	_ "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/stateful_session/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	"github.com/lbctl/lbctl/analyze/config"
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 )
@@ -24,14 +24,14 @@ type grpcFilter struct{ client, terminal bool }
 // rbac is server-side only; ext_authz and ext_proc only behind
 // experimental environment variables), C-core's XdsHttpFilterRegistry
 // (router, fault, rbac, stateful_session, gcp_authn).
-var grpcFilters = map[lbmodel.GRPCImpl]map[string]grpcFilter{
-	lbmodel.GRPCGo: {
+var grpcFilters = map[grpc.Impl]map[string]grpcFilter{
+	grpc.GoImpl: {
 		"envoy.extensions.filters.http.router.v3.Router":     {client: true, terminal: true},
 		"envoy.extensions.filters.http.fault.v3.HTTPFault":   {client: true},
 		"envoy.extensions.filters.http.rbac.v3.RBAC":         {},
 		"envoy.extensions.filters.http.rbac.v3.RBACPerRoute": {},
 	},
-	lbmodel.GRPCCore: {
+	grpc.CoreImpl: {
 		"envoy.extensions.filters.http.router.v3.Router":                            {client: true, terminal: true},
 		"envoy.extensions.filters.http.fault.v3.HTTPFault":                          {client: true},
 		"envoy.extensions.filters.http.rbac.v3.RBAC":                                {},
@@ -60,7 +60,7 @@ type ListenerNACK struct {
 // without a name or with a repeated name, a non-optional filter whose
 // config type is not registered or not supported on clients, no filter
 // left, or a terminal filter that is not last (only router is terminal).
-func GRPCListenerNACKs(c *config.Config, impl lbmodel.GRPCImpl) []ListenerNACK {
+func GRPCListenerNACKs(c *config.Config, impl grpc.Impl) []ListenerNACK {
 	var out []ListenerNACK
 	for _, li := range c.Listeners {
 		hcm, ok := c.Sources.Unpacked(li.GetApiListener().GetApiListener()).(*hcmv3.HttpConnectionManager)
@@ -76,7 +76,7 @@ func GRPCListenerNACKs(c *config.Config, impl lbmodel.GRPCImpl) []ListenerNACK {
 	return out
 }
 
-func httpFiltersNACK(c *config.Config, hcm *hcmv3.HttpConnectionManager, impl lbmodel.GRPCImpl) (proto.Message, string) {
+func httpFiltersNACK(c *config.Config, hcm *hcmv3.HttpConnectionManager, impl grpc.Impl) (proto.Message, string) {
 	seen := map[string]bool{}
 	var kept []*hcmv3.HttpFilter
 	for _, f := range hcm.GetHttpFilters() {
@@ -163,7 +163,7 @@ func listenerClusters(c *config.Config, hcm *hcmv3.HttpConnectionManager) []stri
 // sends to is NACKed by impl (and there is at least one) to those
 // listeners: a client that uses them sends that cluster nothing. Built once
 // per report (listeners × their routes, not per cluster).
-func RoutedOnlyByNACKed(c *config.Config, impl lbmodel.GRPCImpl) map[string][]ListenerNACK {
+func RoutedOnlyByNACKed(c *config.Config, impl grpc.Impl) map[string][]ListenerNACK {
 	nacked := map[string]ListenerNACK{}
 	for _, n := range GRPCListenerNACKs(c, impl) {
 		nacked[n.Listener] = n

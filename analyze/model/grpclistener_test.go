@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/lbctl/lbctl/analyze/config"
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 func listenerDoc(filters string) string {
@@ -53,7 +53,7 @@ func TestGRPCListenerNACKs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		for impl, want := range map[lbmodel.GRPCImpl]string{lbmodel.GRPCGo: tc.goWhy, lbmodel.GRPCCore: tc.coreWhy} {
+		for impl, want := range map[grpc.Impl]string{grpc.GoImpl: tc.goWhy, grpc.CoreImpl: tc.coreWhy} {
 			got := GRPCListenerNACKs(cfg, impl)
 			switch {
 			case want == "" && len(got) != 0:

@@ -3,9 +3,11 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 
 	"github.com/lbctl/lbctl/analyze/config"
 )
@@ -106,13 +108,13 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 	if local != "" && local != m.Name && !m.IsAggregate && !IsHashPolicy(m.Policy) {
 		if lc := c.Cluster(local); lc != nil && zoneKnown {
 			in.HasLocalCluster = true
-			in.LocalCluster = Of(c, lc).Hosts
+			in.LocalCluster = Get(c, lc).Hosts
 		}
 	}
 	return in, hp, nil
 }
 
-// nodeLocality is --zone, else the bootstrap's node.locality.
+// NodeLocality is --zone, else the bootstrap's node.locality.
 func NodeLocality(c *config.Config, opt Options) (lbmodel.Locality, bool) {
 	if opt.Zone != nil {
 		return *opt.Zone, true
@@ -154,7 +156,7 @@ func LocalClusterName(c *config.Config, opt Options) string {
 // included, which sets the smallest normalized weight and so the ring size:
 // it is given all of the priority's hosts. Tables are built once per
 // cluster and shared with the notes.
-func hashShares(tables *lbmodel.TableCache, policy string, all, source []lbmodel.Host, ring lbmodel.RingConfig, maglev lbmodel.MaglevConfig, locality bool, local *lbmodel.Locality) ([]float64, error) {
+func hashShares(tables *hash.TableCache, policy string, all, source []lbmodel.Host, ring hash.RingConfig, maglev hash.MaglevConfig, locality bool, local *lbmodel.Locality) ([]float64, error) {
 	out := make([]float64, len(source))
 	if len(source) == 0 {
 		return out, nil
@@ -163,11 +165,11 @@ func hashShares(tables *lbmodel.TableCache, policy string, all, source []lbmodel
 	// The source is every host of the priority only in panic (or when all
 	// are healthy, where both readings agree).
 	panic := len(source) == len(level)
-	nw, err := tables.Normalize(level, lbmodel.NormalizeOptions{LocalityWeighted: locality, Panic: panic, LocalLocality: local})
+	nw, err := tables.Normalize(level, hash.NormalizeOptions{LocalityWeighted: locality, Panic: panic, LocalLocality: local})
 	if err != nil {
 		return nil, err
 	}
-	var hs []lbmodel.HostShare
+	var hs []hash.HostShare
 	switch policy {
 	case "RING_HASH":
 		r, err := tables.Ring(nw, ring)
@@ -182,7 +184,7 @@ func hashShares(tables *lbmodel.TableCache, policy string, all, source []lbmodel
 		}
 		hs = t.Shares()
 	}
-	return lbmodel.SharesByAddress(source, hs), nil
+	return hash.SharesByAddress(source, hs), nil
 }
 
 // PriorityHosts is the hosts of priority p in order: a subslice of all
@@ -325,13 +327,19 @@ func clientSideWeights(hosts []lbmodel.Host, weights map[string]uint32, c lbmode
 	return out
 }
 
-// model returns cl's model with --set-health applied.
+// With returns cl's model with --set-health applied: the memoized model
+// when no what-if names cl, else a copy whose hosts the what-ifs change.
 func With(c *config.Config, cl *config.Cluster, opt Options) (*Model, []string, error) {
-	m := Of(c, cl)
+	m := Get(c, cl)
 	var notes []string
+	copied := false
 	for _, o := range opt.SetHealth {
 		if o.Cluster != m.Name {
 			continue
+		}
+		if !copied {
+			m.Hosts = slices.Clone(m.Hosts)
+			copied = true
 		}
 		n, err := o.apply(m.Hosts)
 		if err != nil {

@@ -30,7 +30,7 @@ func AggregateInputs(c *config.Config, m *Model, opt Options) ([]lbmodel.Aggrega
 		case ccl == nil:
 			children[i].Kind = lbmodel.ChildMissing
 			continue
-		case Of(c, ccl).IsAggregate:
+		case IsAggregate(ccl):
 			children[i].Kind = lbmodel.ChildAggregate
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	aggregatev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/clusters/aggregate/v3"
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
 // Model is a cluster turned into lbmodel's plain inputs.
@@ -26,14 +27,14 @@ type Model struct {
 	IsAggregate bool
 	Aggregate   []string
 
-	tables *lbmodel.TableCache
+	tables *hash.TableCache
 }
 
 // Tables is the cluster's ring/Maglev cache, shared by its host shares and
 // its placement notes so each table is built once.
-func (m *Model) Tables() *lbmodel.TableCache {
+func (m *Model) Tables() *hash.TableCache {
 	if m.tables == nil {
-		m.tables = &lbmodel.TableCache{}
+		m.tables = &hash.TableCache{}
 	}
 	return m.tables
 }
@@ -46,7 +47,8 @@ func (m *Model) Levels() []lbmodel.Level {
 // AggregateType is the cluster_type name of aggregate clusters.
 const AggregateType = "envoy.clusters.aggregate"
 
-// Model builds the lbmodel inputs of cluster cl.
+// Of builds the lbmodel inputs of cluster cl; reports use Get, which builds
+// each cluster's once per loaded config.
 func Of(c *config.Config, cl *config.Cluster) *Model {
 	p := cl.Proto
 	m := &Model{
@@ -67,8 +69,9 @@ func Of(c *config.Config, cl *config.Cluster) *Model {
 		m.WeightedPriorityHealth = a.GetPolicy().GetWeightedPriorityHealth()
 		m.Hosts = hostsOf(a, c.LiveHealth[m.Name], resolvesDNS(p))
 	}
-	if ct := p.GetClusterType(); ct.GetName() == AggregateType {
+	if IsAggregate(cl) {
 		m.IsAggregate = true
+		ct := p.GetClusterType()
 		if agg, ok := c.Sources.Unpacked(ct.GetTypedConfig()).(*aggregatev3.ClusterConfig); ok {
 			m.Aggregate = agg.GetClusters()
 		}

@@ -18,6 +18,7 @@ import (
 	typev3 "github.com/envoyproxy/go-control-plane/envoy/type/v3"
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 )
@@ -27,8 +28,8 @@ import (
 // load_balancing_policy extension Envoy would use, whichever applies.
 type LBSettings struct {
 	Policy string
-	Ring   lbmodel.RingConfig
-	Maglev lbmodel.MaglevConfig
+	Ring   hash.RingConfig
+	Maglev hash.MaglevConfig
 	// RingFrom and MaglevFrom are the messages that configured Ring and
 	// Maglev (nil: defaults), so a rejected value is reported where it is
 	// written.
@@ -55,13 +56,13 @@ type LBSettings struct {
 	RejectedWhy string
 }
 
-// Settings reads cl's load-balancer settings.
-func Settings(c *config.Config, cl *config.Cluster) LBSettings {
+// settingsOf reads cl's load-balancer settings (Settings memoizes it).
+func settingsOf(c *config.Config, cl *config.Cluster) LBSettings {
 	p := cl.Proto
 	s := LBSettings{
 		Policy: PolicyName(p),
-		Ring:   lbmodel.DefaultRingConfig(),
-		Maglev: lbmodel.DefaultMaglevConfig(),
+		Ring:   hash.DefaultRingConfig(),
+		Maglev: hash.DefaultMaglevConfig(),
 	}
 	if p.GetLoadBalancingPolicy() != nil || p.GetLbPolicy() == clusterv3.Cluster_LOAD_BALANCING_POLICY_CONFIG {
 		s.typed(c, p)
@@ -83,7 +84,7 @@ func (s *LBSettings) legacy(p *clusterv3.Cluster) {
 			s.Ring.MaxRingSize = v.GetValue()
 		}
 		if r.GetHashFunction() == clusterv3.Cluster_RingHashLbConfig_MURMUR_HASH_2 {
-			s.Ring.HashFunction = lbmodel.HashMurmur2
+			s.Ring.HashFunction = hash.HashMurmur2
 		}
 	}
 	if v := p.GetMaglevLbConfig().GetTableSize(); v != nil {
@@ -179,7 +180,7 @@ func (s *LBSettings) typedEntry(c *config.Config, m proto.Message, depth int) {
 			s.Ring.MaxRingSize = v.GetValue()
 		}
 		if t.GetHashFunction() == ringv3.RingHash_MURMUR_HASH_2 {
-			s.Ring.HashFunction = lbmodel.HashMurmur2
+			s.Ring.HashFunction = hash.HashMurmur2
 		}
 		s.Ring.UseHostname = t.GetUseHostnameForHashing() || t.GetConsistentHashingLbConfig().GetUseHostnameForHashing()
 		s.LocalityWeighted = t.GetLocalityWeightedLbConfig() != nil

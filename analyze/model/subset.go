@@ -8,6 +8,7 @@ import (
 	commonv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/common/v3"
 	subsetv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/subset/v3"
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/subset"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -17,7 +18,7 @@ import (
 // SubsetSetup is a cluster's subset load balancer as Envoy builds it: the
 // subset configuration and the child policy every subset runs.
 type SubsetSetup struct {
-	Config lbmodel.SubsetConfig
+	Config subset.Config
 	// Typed is true when the configuration is the
 	// envoy.load_balancing_policies.subset extension (load_balancing_policy)
 	// rather than the legacy Cluster.lb_subset_config.
@@ -28,7 +29,7 @@ type SubsetSetup struct {
 	ChildPolicy string
 	// Child is what the subset LB needs of the child policy to tell whether
 	// a pool returns a host.
-	Child lbmodel.ChildLB
+	Child subset.ChildLB
 	// Pos is where the subset configuration is written.
 	Pos config.Pos
 
@@ -82,7 +83,7 @@ func Subset(c *config.Config, cl *config.Cluster) (*SubsetSetup, config.Problems
 	default:
 		return nil, probs
 	}
-	m := Of(c, cl)
+	m := Get(c, cl)
 	s.Child.PanicThreshold = m.PanicThreshold
 	s.Child.OverprovisioningFactor = m.OverprovisioningFactor
 	s.Child.WeightedPriorityHealth = m.WeightedPriorityHealth
@@ -115,19 +116,19 @@ func typedSubset(c *config.Config, p *clusterv3.Cluster) (*subsetv3.Subset, stri
 
 func subsetFromLegacy(l *clusterv3.Cluster_LbSubsetConfig) *SubsetSetup {
 	s := &SubsetSetup{src: l, defaults: l.GetDefaultSubset()}
-	s.Config = lbmodel.SubsetConfig{
-		FallbackPolicy:      lbmodel.SubsetFallbackPolicy(l.GetFallbackPolicy()),
+	s.Config = subset.Config{
+		FallbackPolicy:      subset.FallbackPolicy(l.GetFallbackPolicy()),
 		DefaultSubset:       config.StructMap(l.GetDefaultSubset()),
 		LocalityWeightAware: l.GetLocalityWeightAware(),
 		ScaleLocalityWeight: l.GetScaleLocalityWeight(),
 		PanicModeAny:        l.GetPanicModeAny(),
 		ListAsAny:           l.GetListAsAny(),
-		MetadataFallback:    lbmodel.MetadataFallbackPolicy(l.GetMetadataFallbackPolicy()),
+		MetadataFallback:    subset.MetadataFallbackPolicy(l.GetMetadataFallbackPolicy()),
 	}
 	for _, sel := range l.GetSubsetSelectors() {
-		s.Config.Selectors = append(s.Config.Selectors, lbmodel.SubsetSelector{
+		s.Config.Selectors = append(s.Config.Selectors, subset.Selector{
 			Keys:                sel.GetKeys(),
-			FallbackPolicy:      lbmodel.SelectorFallbackPolicy(sel.GetFallbackPolicy()),
+			FallbackPolicy:      subset.SelectorFallbackPolicy(sel.GetFallbackPolicy()),
 			FallbackKeysSubset:  sel.GetFallbackKeysSubset(),
 			SingleHostPerSubset: sel.GetSingleHostPerSubset(),
 		})
@@ -138,20 +139,20 @@ func subsetFromLegacy(l *clusterv3.Cluster_LbSubsetConfig) *SubsetSetup {
 
 func subsetFromTyped(t *subsetv3.Subset) *SubsetSetup {
 	s := &SubsetSetup{src: t, defaults: t.GetDefaultSubset(), Typed: true}
-	s.Config = lbmodel.SubsetConfig{
-		FallbackPolicy:      lbmodel.SubsetFallbackPolicy(t.GetFallbackPolicy()),
+	s.Config = subset.Config{
+		FallbackPolicy:      subset.FallbackPolicy(t.GetFallbackPolicy()),
 		DefaultSubset:       config.StructMap(t.GetDefaultSubset()),
 		LocalityWeightAware: t.GetLocalityWeightAware(),
 		ScaleLocalityWeight: t.GetScaleLocalityWeight(),
 		PanicModeAny:        t.GetPanicModeAny(),
 		ListAsAny:           t.GetListAsAny(),
-		MetadataFallback:    lbmodel.MetadataFallbackPolicy(t.GetMetadataFallbackPolicy()),
+		MetadataFallback:    subset.MetadataFallbackPolicy(t.GetMetadataFallbackPolicy()),
 		AllowRedundantKeys:  t.GetAllowRedundantKeys(),
 	}
 	for _, sel := range t.GetSubsetSelectors() {
-		s.Config.Selectors = append(s.Config.Selectors, lbmodel.SubsetSelector{
+		s.Config.Selectors = append(s.Config.Selectors, subset.Selector{
 			Keys:                sel.GetKeys(),
-			FallbackPolicy:      lbmodel.SelectorFallbackPolicy(sel.GetFallbackPolicy()),
+			FallbackPolicy:      subset.SelectorFallbackPolicy(sel.GetFallbackPolicy()),
 			FallbackKeysSubset:  sel.GetFallbackKeysSubset(),
 			SingleHostPerSubset: sel.GetSingleHostPerSubset(),
 		})
@@ -161,7 +162,7 @@ func subsetFromTyped(t *subsetv3.Subset) *SubsetSetup {
 }
 
 // check validates the selectors one by one, so each rejection points at
-// its own selector, then reports the settings lbmodel.CheckSubset warns
+// its own selector, then reports the settings subset.Check warns
 // about that have a place in the file.
 func (s *SubsetSetup) check(src *config.Sources, hosts []lbmodel.Host) config.Problems {
 	var out config.Problems
@@ -172,8 +173,8 @@ func (s *SubsetSetup) check(src *config.Sources, hosts []lbmodel.Host) config.Pr
 				Msg: fmt.Sprintf("subset_selectors[%d] has no keys: Envoy drops it silently", i)})
 			continue
 		}
-		one := lbmodel.SubsetConfig{Selectors: []lbmodel.SubsetSelector{sel}}
-		if _, err := lbmodel.NewSubsetLB(one, nil); err != nil {
+		one := subset.Config{Selectors: []subset.Selector{sel}}
+		if _, err := subset.NewLB(one, nil); err != nil {
 			msg := err.Error()
 			if len(msg) > 20 && msg[:20] == "subset_selectors[0]:" {
 				msg = fmt.Sprintf("subset_selectors[%d]:%s", i, msg[20:])
@@ -185,7 +186,7 @@ func (s *SubsetSetup) check(src *config.Sources, hosts []lbmodel.Host) config.Pr
 	if len(out.Errors()) > 0 || !s.Config.Enabled() {
 		return out
 	}
-	lb, err := lbmodel.NewSubsetLB(s.Config, hosts)
+	lb, err := subset.NewLB(s.Config, hosts)
 	if err != nil {
 		return append(out, config.Problem{Pos: s.Pos, Code: config.CodeInvalidValue, Msg: err.Error()})
 	}
@@ -194,7 +195,7 @@ func (s *SubsetSetup) check(src *config.Sources, hosts []lbmodel.Host) config.Pr
 			Msg: fmt.Sprintf("subset_selectors[%d] fallback_policy %s is ignored: an earlier selector already created the path for its keys (initSubsetSelectorMap keeps the first)",
 				i, s.Config.Selectors[i].FallbackPolicy)})
 	}
-	if s.Config.FallbackPolicy == lbmodel.FallbackDefaultSubset && len(s.Config.DefaultSubset) > 0 {
+	if s.Config.FallbackPolicy == subset.FallbackDefault && len(s.Config.DefaultSubset) > 0 {
 		if def, _ := lb.DefaultSubset(); len(def) == 0 && len(hosts) > 0 {
 			out = append(out, config.Problem{Pos: src.FieldPos(s.src, "default_subset"), Severity: config.SevWarning, Code: config.CodeInvalidValue,
 				Msg: "default_subset " + lbmodel.NewMatchCriteria(s.Config.DefaultSubset).String() + " matches no host: the DEFAULT_SUBSET fallback returns no host"})

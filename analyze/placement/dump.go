@@ -1,6 +1,6 @@
 package placement
 
-import "github.com/lbctl/lbctl/lbmodel"
+import lbhash "github.com/lbctl/lbctl/lbmodel/hash"
 
 // MaxDumpEntries bounds a ring or table dump built into a JSON or YAML
 // report (every entry an object in memory, then encoded). Text output
@@ -10,8 +10,8 @@ const MaxDumpEntries = 1 << 20
 // DumpView reads one level's ring (hash order) or Maglev table (slot
 // order) entry by entry, without a copy.
 type DumpView struct {
-	ring  *lbmodel.Ring
-	table *lbmodel.MaglevTable
+	ring  *lbhash.Ring
+	table *lbhash.MaglevTable
 }
 
 // View is level i's ring or table.
@@ -43,7 +43,7 @@ func (v DumpView) Entry(k int) (hash uint64, host string) {
 
 // Addresses lists the hosts an entry can name (for column widths).
 func (v DumpView) Addresses() []string {
-	var hosts []lbmodel.WeightedHost
+	var hosts []lbhash.WeightedHost
 	if v.ring != nil {
 		hosts = v.ring.Hosts
 	} else if v.table != nil {

@@ -5,6 +5,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/model"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // ForCluster is the placement `lbctl hash` and `lbctl diff` compute for
@@ -34,15 +35,15 @@ func ForCluster(c *config.Config, m *model.Model, s model.LBSettings, grpc bool)
 func GRPCRingInput(hosts []lbmodel.Host, s model.LBSettings) ([]lbmodel.Host, model.LBSettings) {
 	var out []lbmodel.Host
 	for _, h := range hosts {
-		if h.LocalityWeight == 0 || !lbmodel.GRPCKeepsEndpoint(h.Status) {
+		if h.LocalityWeight == 0 || !lbgrpc.KeepsEndpoint(h.Status) {
 			continue
 		}
 		h.Weight = max(1, h.Weight) * h.LocalityWeight
 		out = append(out, h)
 	}
 	s.LocalityWeighted = false
-	s.Ring.MinRingSize = min(s.Ring.MinRingSize, lbmodel.GRPCDefaultRingCap)
-	s.Ring.MaxRingSize = min(s.Ring.MaxRingSize, lbmodel.GRPCDefaultRingCap)
+	s.Ring.MinRingSize = min(s.Ring.MinRingSize, lbgrpc.DefaultRingCap)
+	s.Ring.MaxRingSize = min(s.Ring.MaxRingSize, lbgrpc.DefaultRingCap)
 	return out, s
 }
 

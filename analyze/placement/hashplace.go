@@ -6,6 +6,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/model"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
 // noHost stands for "no host" when placements are compared.
@@ -18,8 +19,8 @@ type Level struct {
 	Priority int
 	Panic    bool
 	Hosts    []lbmodel.Host // every host of the level, file order
-	Ring     *lbmodel.Ring
-	Table    *lbmodel.MaglevTable
+	Ring     *hash.Ring
+	Table    *hash.MaglevTable
 }
 
 // Setup is a cluster's whole hashing state: priority loads and one
@@ -37,7 +38,7 @@ func Build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettin
 }
 
 // BuildShares is Build for shares and summaries only: Maglev tables are
-// counts-only (lbmodel.BuildMaglevCounts), so Pick finds no host in them.
+// counts-only (hash.BuildMaglevCounts), so Pick finds no host in them.
 func BuildShares(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettings, local *lbmodel.Locality) (*Setup, error) {
 	return build(policy, hosts, m, s, local, false)
 }
@@ -51,7 +52,7 @@ func build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettin
 		if p < len(hs.Load.Levels) {
 			pl.Panic = hs.Load.Levels[p].Panic
 		}
-		nw, err := m.Tables().Normalize(in, lbmodel.NormalizeOptions{LocalityWeighted: s.LocalityWeighted, Panic: pl.Panic, LocalLocality: local})
+		nw, err := m.Tables().Normalize(in, hash.NormalizeOptions{LocalityWeighted: s.LocalityWeighted, Panic: pl.Panic, LocalLocality: local})
 		if err != nil {
 			return nil, fmt.Errorf("P%d: %v", p, err)
 		}
@@ -72,7 +73,7 @@ func build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettin
 	return hs, nil
 }
 
-// choose is the priority Envoy uses for hash h: LoadBalancerBase::choosePriority
+// Choose is the priority Envoy uses for hash h: LoadBalancerBase::choosePriority
 // over the per-priority loads, falling back to P0 when no load is assigned.
 func (hs *Setup) Choose(h uint64) (priority int, degraded bool) {
 	p, d, ok := hs.Load.Choose(h)
@@ -82,7 +83,7 @@ func (hs *Setup) Choose(h uint64) (priority int, degraded bool) {
 	return p, d
 }
 
-// pick is the host the level answers hash h with (attempt 0), and its ring
+// Pick is the host the level answers hash h with (attempt 0), and its ring
 // entry index or table slot; ok is false for an empty ring or table.
 func (pl *Level) Pick(h uint64) (addr string, position uint64, ok bool) {
 	if pl.Ring != nil {
@@ -109,7 +110,7 @@ func (pl *Level) Owner(h uint64) string {
 	return noHost
 }
 
-// size is the number of ring entries or table slots (0 for an empty table).
+// Size is the number of ring entries or table slots (0 for an empty table).
 func (pl *Level) Size() uint64 {
 	if pl.Ring != nil {
 		return uint64(pl.Ring.Len())
@@ -120,14 +121,14 @@ func (pl *Level) Size() uint64 {
 	return 0
 }
 
-func (pl *Level) Shares() []lbmodel.HostShare {
+func (pl *Level) Shares() []hash.HostShare {
 	if pl.Ring != nil {
 		return pl.Ring.Shares()
 	}
 	return pl.Table.Shares()
 }
 
-func (pl *Level) Weights() []lbmodel.WeightedHost {
+func (pl *Level) Weights() []hash.WeightedHost {
 	if pl.Ring != nil {
 		return pl.Ring.Hosts
 	}
@@ -142,16 +143,16 @@ func (pl *Level) Warnings() []string {
 }
 
 // movedBetween is the fraction of the hash space whose host differs between
-// level b of one setup and level a of another (lbmodel.RingMoved /
-// lbmodel.MaglevMoved), and where the moved part goes, by new host.
+// level b of one setup and level a of another (hash.RingMoved /
+// hash.MaglevMoved), and where the moved part goes, by new host.
 func movedBetween(b, a *Level) (float64, map[string]float64, error) {
 	to := map[string]float64{}
 	if b.Ring != nil {
-		// One linear sweep over both sorted rings (lbmodel.RingMovedTo).
-		moved, to := lbmodel.RingMovedTo(b.Ring, a.Ring, noHost)
+		// One linear sweep over both sorted rings (hash.RingMovedTo).
+		moved, to := hash.RingMovedTo(b.Ring, a.Ring, noHost)
 		return moved, to, nil
 	}
-	moved, err := lbmodel.MaglevMoved(b.Table, a.Table)
+	moved, err := hash.MaglevMoved(b.Table, a.Table)
 	if err != nil {
 		return 0, nil, err
 	}

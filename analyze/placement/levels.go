@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
 // HashPriority is one level's ring or table and how even it is.
@@ -127,7 +128,7 @@ func Summarize(hs *Setup, i int, policy string) HashPriority {
 	return summarize(hs, i, policy, hs.Levels[i].Shares())
 }
 
-func summarize(hs *Setup, i int, policy string, shares []lbmodel.HostShare) HashPriority {
+func summarize(hs *Setup, i int, policy string, shares []hash.HostShare) HashPriority {
 	pl := &hs.Levels[i]
 	pr := HashPriority{Priority: i, Panic: pl.Panic, Hosts: len(pl.Hosts), Size: pl.Size()}
 	if i < len(hs.Load.Levels) {
@@ -140,14 +141,14 @@ func summarize(hs *Setup, i int, policy string, shares []lbmodel.HostShare) Hash
 	} else {
 		pr.MinEntries, pr.MaxEntries = pl.Table.MinEntriesPerHost, pl.Table.MaxEntriesPerHost
 	}
-	st := lbmodel.ComputeShareStats(shares)
+	st := hash.ComputeShareStats(shares)
 	pr.MinShare, pr.MaxShare, pr.StdDev = lbmodel.CleanFloat(st.Min), lbmodel.CleanFloat(st.Max), lbmodel.CleanFloat(st.StdDev)
 	expected := make([]float64, len(shares))
 	for k := range shares {
 		expected[k] = weights[k].Weight
 	}
 	// A starved host is a result, not an error: the ratio stays finite.
-	pr.Imbalance, pr.Starved = lbmodel.ShareImbalance(shares, expected)
+	pr.Imbalance, pr.Starved = hash.ShareImbalance(shares, expected)
 	pr.Imbalance = lbmodel.CleanFloat(pr.Imbalance)
 	weighted := false
 	for _, e := range expected {

@@ -1,6 +1,6 @@
 // Package session answers which host a request of an Envoy stateful
 // session goes to (the stateful_session HTTP filter and the cluster's
-// override_host_status). gRPC's answer (gRFC A75) is analyze/grpc's.
+// override_host_status). gRPC's answer (gRFC A75) is analyze/proxyless's.
 package session
 
 import (

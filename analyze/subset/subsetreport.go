@@ -9,6 +9,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/model"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	lbsubset "github.com/lbctl/lbctl/lbmodel/subset"
 )
 
 // SubsetReport is `lbctl subset`'s result; field names are the contract's.
@@ -107,7 +108,7 @@ type RouteError struct{ Msg string }
 
 func (e *RouteError) Error() string { return e.Msg }
 
-// SubsetReport evaluates cl's subset load balancer for opt. The problems
+// Build evaluates cl's subset load balancer for opt. The problems
 // are the configuration's (see Subset) and the criteria's (values of a kind
 // no host carries); when they hold errors, the report is nil. The error is
 // ErrNoSubsetConfig or a *RouteError.
@@ -122,12 +123,12 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 	if len(probs.Errors()) > 0 {
 		return nil, probs, nil
 	}
-	m := model.Of(c, cl)
+	m := model.Get(c, cl)
 	r := &SubsetReport{Cluster: cl.Name(), LbPolicy: s.ChildPolicy, FallbackPolicy: s.Config.FallbackPolicy.String(), Subsets: []SubsetEntryReport{}}
 	if !s.Config.Enabled() {
 		return nil, probs, fmt.Errorf("cluster %q: subset_selectors is empty, so subset load balancing is off and metadata is ignored", cl.Name())
 	}
-	lb, err := lbmodel.NewSubsetLB(s.Config, m.Hosts)
+	lb, err := lbsubset.NewLB(s.Config, m.Hosts)
 	if err != nil {
 		return nil, append(probs, config.Problem{Pos: s.Pos, Code: config.CodeInvalidValue, Msg: err.Error()}), nil
 	}
@@ -143,7 +144,7 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 		r.DefaultSubset = &SubsetPoolReport{Values: vals, Hosts: model.HostNames(def)}
 	}
 	evaluate := func(crit *lbmodel.MatchCriteria) SubsetResult {
-		return subsetResult(lb.Select(crit, s.Child), lbmodel.CheckCriteria(s.Config, crit), m)
+		return subsetResult(lb.Select(crit, s.Child), lbsubset.CheckCriteria(s.Config, crit), m)
 	}
 	if opt.Route == "" {
 		crit := lbmodel.NewMatchCriteria(opt.Match)
@@ -207,11 +208,11 @@ func orNone(names []string) string {
 }
 
 // subsetResult turns lbmodel's decision into the contract's result.
-func subsetResult(d lbmodel.SubsetDecision, checks []lbmodel.SubsetProblem, m *model.Model) SubsetResult {
+func subsetResult(d lbsubset.Decision, checks []lbsubset.Problem, m *model.Model) SubsetResult {
 	res := SubsetResult{Hosts: []string{}, Source: string(d.Source), FallbackPolicy: d.FallbackPolicy, Reason: d.Reason,
 		Pool: d.Pool, NoHealthyHosts: d.NoHealthyHosts, PanicModeAny: d.PanicModeAny, Steps: []string{}}
 	res.Receiving = []string{}
-	if d.Yield != lbmodel.YieldNone {
+	if d.Yield != lbsubset.YieldNone {
 		res.Hosts = model.HostNames(d.Hosts)
 		res.Receiving = model.HostNames(receiving(d.Hosts, m.OverprovisioningFactor, m.WeightedPriorityHealth, m.PanicThreshold))
 	}

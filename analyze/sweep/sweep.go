@@ -140,7 +140,7 @@ func aggregate(c *config.Config, m *model.Model, opt Options, so lbmodel.SweepOp
 	return lbmodel.SweepAggregate(m.Name, children, m.PanicThreshold, vary, so)
 }
 
-// parsePriority reads "1" or "P1".
+// ParsePriority reads "1" or "P1".
 func ParsePriority(s string) (int, error) {
 	p, err := strconv.Atoi(strings.TrimPrefix(strings.TrimPrefix(s, "P"), "p"))
 	if err != nil || p < 0 || p > 128 {
