@@ -15,8 +15,15 @@ func (f *finder) embedded(s node) bool {
 		return false
 	}
 	docs, probs := parseText(f.file, v)
-	if len(probs) > 0 || len(docs) == 0 {
+	if len(docs) == 0 {
 		return false
+	}
+	for _, p := range probs {
+		// Only a string that parses is read; a repeated key (two
+		// branches of a template) is not a reason to skip it.
+		if p.Code != CodeDuplicateKey {
+			return false
+		}
 	}
 	f.place(docs[0].t, s)
 	f.nest++

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"regexp"
 	"strings"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
@@ -344,8 +345,11 @@ func (f *finder) patches(n node) bool {
 	return found
 }
 
+var sentinelRun = regexp.MustCompile(string(sentinel) + `[0-9a-z]*`)
+
 // printable shortens s for a notice and drops control characters.
 func printable(s string) string {
+	s = sentinelRun.ReplaceAllString(s, "{{…}}")
 	if len(s) > 60 {
 		s = s[:60] + "…"
 	}

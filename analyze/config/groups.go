@@ -243,7 +243,11 @@ func (r *reader) readText(rd io.Reader, size int64) (string, error) {
 // The file's own problems (syntax) go with its first document.
 func (r *reader) data(file, text string) {
 	r.src.addFile(file, text)
-	docs, probs := parseText(file, text)
+	clean, tpl := detemplate(text)
+	docs, probs := parseText(file, clean)
+	if tpl != nil {
+		probs = append(probs, tpl.notice(file))
+	}
 	if len(docs) > 0 {
 		r.src.expect(docs[0].t.maps)
 	}
