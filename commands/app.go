@@ -9,24 +9,34 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/hash"
+	"github.com/lbctl/lbctl/commands/rules"
+	"github.com/lbctl/lbctl/commands/session"
+	"github.com/lbctl/lbctl/commands/subset"
+	"github.com/lbctl/lbctl/commands/sweep"
+	"github.com/lbctl/lbctl/commands/term"
+
 	"github.com/urfave/cli/v3"
 )
 
 // Version is lbctl's version; release builds set it with -ldflags -X.
 var Version = "dev"
 
-// env is the environment the commands read (NO_COLOR, COLUMNS, …); tests
-// replace it.
-var env = os.Getenv
-
 // Main runs lbctl with args (args[0] is the program name) and returns the
 // exit code. It never panics on bad input: a panic inside a command is
 // reported as an internal error.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	fitAddressSpace()
-	collectLater()
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return Run(args, stdin, stdout, stderr, os.Getenv)
+}
+
+// Run is Main in the environment getenv reads (NO_COLOR, COLUMNS, …):
+// tests give theirs instead of changing the process's.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (code int) {
+	cmdutil.FitAddressSpace()
+	cmdutil.CollectLater()
 	// Everything printed goes through a guard (guard.go).
-	stdout, stderr = newGuard(stdout), newGuard(stderr)
+	stdout, stderr = term.NewGuard(stdout), term.NewGuard(stderr)
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "lbctl: internal error: %v (please report this with the input that caused it)\n", r)
@@ -34,10 +44,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	app := New(stdin, stdout, stderr)
+	cmdutil.SetGetenv(app, getenv)
 	err := app.Run(context.Background(), args)
 	if err != nil {
 		if msg := err.Error(); msg != "" {
-			usage := exitCode(err) == ExitUsage
+			usage := cmdutil.ExitCode(err) == ExitUsage
 			for _, line := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
 				// A usage error is about the command line, never a
 				// position in a file, whatever its value looks like.
@@ -48,7 +59,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			}
 		}
 	}
-	return exitCode(err)
+	return cmdutil.ExitCode(err)
 }
 
 // looksPositioned reports whether a message already starts with a place
@@ -77,7 +88,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
 				name := cmd.Args().First()
-				return usageErrorf("unknown command %q%s (see lbctl --help)", name, didYouMean(name, commandNames(cmd)))
+				return cmdutil.UsageErrorf("unknown command %q%s (see lbctl --help)", name, cmdutil.DidYouMean(name, commandNames(cmd)))
 			}
 			return cli.ShowAppHelp(cmd)
 		},
@@ -86,18 +97,19 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		Commands: []*cli.Command{
 			explainCommand(),
 			lintCommand(),
-			rulesCommand(),
-			hashCommand(),
-			subsetCommand(),
-			sweepCommand(),
+			rules.New(),
+			hash.New(),
+			subset.New(),
+			sweep.New(),
 			diffCommand(),
 			completionCommand(), manCommand(),
-			sessionCommand(),
+			session.New(),
 		},
 	}
+	cmdutil.SetCompleter(root, completeClusters)
 	addAdoptionFlags(root)
 	setUsageErrors(root, "lbctl")
-	checkGlobalsEverywhere(root)
+	cmdutil.CheckGlobalsEverywhere(root)
 	useHelpPrinter()
 	return root
 }
@@ -106,7 +118,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 // stderr with exit code 2, instead of printing its help to stdout.
 func setUsageErrors(cmd *cli.Command, name string) {
 	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
-		return usageErrorf("%s", usageMessage(c, err, name))
+		return cmdutil.UsageErrorf("%s", usageMessage(c, err, name))
 	}
 	for _, sub := range cmd.Commands {
 		setUsageErrors(sub, name+" "+sub.Name)
@@ -116,26 +128,14 @@ func setUsageErrors(cmd *cli.Command, name string) {
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "text", Usage: "output format: text, json or yaml (sweep: also csv; diff: also markdown, github)",
-			Validator: oneOf("output", "text", "json", "yaml", "csv", "markdown", "github")},
+			Validator: cmdutil.OneOf("output", "text", "json", "yaml", "csv", "markdown", "github")},
 		&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour: auto, always or never (auto: only on a terminal, never with NO_COLOR)",
-			Validator: oneOf("color", "auto", "always", "never")},
+			Validator: cmdutil.OneOf("color", "auto", "always", "never")},
 		&cli.StringFlag{Name: "semantics", Value: "envoy", Usage: "whose behaviour to model: envoy, grpc (proxyless gRPC) or both",
-			Validator: oneOf("semantics", "envoy", "grpc", "both")},
+			Validator: cmdutil.OneOf("semantics", "envoy", "grpc", "both")},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no warnings on standard error (errors still)"},
 		&cli.BoolFlag{Name: "verbose", Usage: "list every warning (and every row where output is summarised)"},
-		maxInputFlag(),
+		cmdutil.MaxInputFlag(),
 		&cli.BoolFlag{Name: "skip-non-envoy", Usage: "skip a named file that holds no Envoy config, as a file found in a directory is (default: an input error)"},
-	}
-}
-
-// oneOf validates a flag value against its allowed values.
-func oneOf(flag string, values ...string) func(string) error {
-	return func(v string) error {
-		for _, ok := range values {
-			if v == ok {
-				return nil
-			}
-		}
-		return usageErrorf("--%s %q: expected one of %s%s", flag, v, strings.Join(values, ", "), didYouMean(v, values))
 	}
 }

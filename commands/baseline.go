@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/lbctl/lbctl/analyze/config/parse"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/lint"
 )
 
@@ -67,7 +68,7 @@ func adopt(cmd *cli.Command, fs []lint.Finding) ([]lint.Finding, error) {
 		})
 		data, _ := json.MarshalIndent(b, "", "  ")
 		if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
-			return nil, inputError(err)
+			return nil, cmdutil.InputError(err)
 		}
 		if !cmd.Bool("quiet") {
 			fmt.Fprintf(cmd.Root().ErrWriter, "lbctl: recorded %d findings in %s\n", len(fs), path)
@@ -76,7 +77,7 @@ func adopt(cmd *cli.Command, fs []lint.Finding) ([]lint.Finding, error) {
 	}
 	if path := cmd.String("baseline"); path != "" {
 		var err error
-		if fs, err = applyBaseline(path, limits(cmd).MaxInput, fs); err != nil {
+		if fs, err = applyBaseline(path, cmdutil.Limits(cmd).MaxInput, fs); err != nil {
 			return nil, err
 		}
 	}
@@ -95,11 +96,11 @@ func adopt(cmd *cli.Command, fs []lint.Finding) ([]lint.Finding, error) {
 func applyBaseline(path string, max int64, fs []lint.Finding) ([]lint.Finding, error) {
 	data, err := parse.ReadFile(path, max)
 	if err != nil {
-		return nil, &exitError{code: ExitInput, msg: fmt.Sprintf("--baseline %s: %v", path, err)}
+		return nil, cmdutil.InputErrorf("--baseline %s: %v", path, err)
 	}
 	var b baselineFile
 	if err := json.Unmarshal(data, &b); err != nil || b.Version != 1 {
-		return nil, &exitError{code: ExitInput, msg: fmt.Sprintf("%s: not an lbctl baseline (write one with --write-baseline)", path)}
+		return nil, cmdutil.InputErrorf("%s: not an lbctl baseline (write one with --write-baseline)", path)
 	}
 	left := map[baselineEntry]int{}
 	for _, e := range b.Findings {

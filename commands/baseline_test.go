@@ -94,13 +94,3 @@ func TestLintNewFromRev(t *testing.T) {
 		t.Errorf("bad rev: exit %d, %q", code, errs)
 	}
 }
-
-func TestParseDiff(t *testing.T) {
-	d := "diff --git a/x.yaml b/x.yaml\n--- a/x.yaml\n+++ b/x.yaml\n@@ -3,0 +4,2 @@\n+a\n+b\n@@ -9 +11 @@\n-c\n+d\n@@ -20,2 +21,0 @@\n-e\n-f\n" +
-		"diff --git a/y.yaml b/y.yaml\n--- a/y.yaml\n+++ /dev/null\n@@ -1 +0,0 @@\n-g\n"
-	c := parseDiff(d, "/r")
-	got := c["/r/x.yaml"]
-	if len(got) != 2 || got[0] != (lineRange{4, 5}) || got[1] != (lineRange{11, 11}) || len(c) != 1 {
-		t.Errorf("parseDiff: %v", c)
-	}
-}

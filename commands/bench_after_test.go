@@ -1,13 +1,15 @@
 package commands
 
 import (
-	"github.com/lbctl/lbctl/fixtures/gen"
 	"io"
 	"testing"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/explain"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/commands/encode"
+	"github.com/lbctl/lbctl/commands/term"
+	"github.com/lbctl/lbctl/fixtures/gen"
 	"github.com/lbctl/lbctl/lint"
 )
 
@@ -32,9 +34,9 @@ func benchAfterLoad(b *testing.B, data []byte, withLint bool) {
 		b.Fatal(err)
 	}
 	b.Run("write-json", func(b *testing.B) {
-		out := newGuard(io.Discard)
+		out := term.NewGuard(io.Discard)
 		for b.Loop() {
-			if err := writeJSONOutput(out, r); err != nil {
+			if err := encode.JSONOutput(out, r); err != nil {
 				b.Fatal(err)
 			}
 		}

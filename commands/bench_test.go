@@ -3,12 +3,14 @@ package commands
 import (
 	"bytes"
 	"fmt"
-	"github.com/lbctl/lbctl/fixtures/gen"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/fixtures/gen"
 
 	adminv3 "github.com/envoyproxy/go-control-plane/envoy/admin/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
@@ -39,7 +41,7 @@ func BenchmarkConfigDump10k(b *testing.B) {
 	data := gen.Dump(10000)
 	path := writeBench(b, "dump.json", data)
 	b.Run("floor-protojson", func(b *testing.B) {
-		endStartHeap() // the floor runs with the collector's defaults
+		cmdutil.EndStartHeap() // the floor runs with the collector's defaults
 		for b.Loop() {
 			var d adminv3.ConfigDump
 			if err := protojson.Unmarshal(data, &d); err != nil {
@@ -74,7 +76,7 @@ func BenchmarkOneClusterHosts(b *testing.B) {
 			path := writeBench(b, "one.json", data)
 			name := fmt.Sprintf("hosts=%d/%s", n, policy)
 			b.Run(name+"/floor-protojson", func(b *testing.B) {
-				endStartHeap()
+				cmdutil.EndStartHeap()
 				for b.Loop() {
 					var c clusterv3.Cluster
 					if err := protojson.Unmarshal(data, &c); err != nil {

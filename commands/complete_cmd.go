@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/quick"
 )
 
@@ -51,10 +52,10 @@ Install (the bash and PowerShell lines go in ~/.bashrc and $PROFILE):
   powershell  lbctl completion powershell | Out-String | Invoke-Expression`,
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() == 0 {
-				return usageErrorf("completion: name a shell: bash, zsh, fish or powershell")
+				return cmdutil.UsageErrorf("completion: name a shell: bash, zsh, fish or powershell")
 			}
 			sh := cmd.Args().First()
-			return usageErrorf("completion: unknown shell %q: expected bash, zsh, fish or powershell%s", sh, didYouMean(sh, commandNames(cmd)))
+			return cmdutil.UsageErrorf("completion: unknown shell %q: expected bash, zsh, fish or powershell%s", sh, cmdutil.DidYouMean(sh, commandNames(cmd)))
 		},
 	}
 	for _, sh := range completionShells {
@@ -65,7 +66,7 @@ Install (the bash and PowerShell lines go in ~/.bashrc and $PROFILE):
 			Usage:   fmt.Sprintf("print the %s completion script", sh.name),
 			Action: func(_ context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() > 0 {
-					return usageErrorf("completion %s: unexpected argument %q", cmd.Name, cmd.Args().First())
+					return cmdutil.UsageErrorf("completion %s: unexpected argument %q", cmd.Name, cmd.Args().First())
 				}
 				_, err := fmt.Fprint(cmd.Root().Writer, script)
 				return err
@@ -87,5 +88,5 @@ Install (the bash and PowerShell lines go in ~/.bashrc and $PROFILE):
 			return nil
 		},
 	})
-	return c
+	return cmdutil.Declare(c, cmdutil.Support{})
 }

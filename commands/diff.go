@@ -17,6 +17,9 @@ import (
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/encode"
+	"github.com/lbctl/lbctl/commands/term"
 	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
 	"github.com/lbctl/lbctl/lint"
 
@@ -24,7 +27,7 @@ import (
 )
 
 func diffCommand() *cli.Command {
-	return &cli.Command{
+	return cmdutil.Declare(&cli.Command{
 		Name:      "diff",
 		Usage:     "show what a config change does to traffic: shares, priorities, panic, hash key space, lint",
 		ArgsUsage: "OLD NEW | --git REV[..REV] [PATH ...] | --admin URL NEW",
@@ -49,15 +52,15 @@ Examples:
 			&cli.FloatFlag{Name: "fail-on-shift", Value: -1, Usage: "exit 1 when a host, locality, priority or aggregate share moves more than PERCENT points"},
 			&cli.FloatFlag{Name: "fail-on-remap", Value: -1, Usage: "exit 1 when more than PERCENT of a cluster's hash key space maps to another host"},
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 1 on lint findings new in NEW: new-findings (any), or at or above error, warning or info (none: never)",
-				Validator: oneOf("fail-on", "new-findings", "error", "warning", "info", "none")},
+				Validator: cmdutil.OneOf("fail-on", "new-findings", "error", "warning", "info", "none")},
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when any cluster's traffic changes"},
 			&cli.StringFlag{Name: "admin", Usage: "the old side is this Envoy admin URL's /config_dump?include_eds and /clusters?format=json"},
 			&cli.BoolFlag{Name: "allow-remote", Usage: "allow --admin hosts other than loopback (127.0.0.0/8, ::1, localhost)"},
 			&cli.DurationFlag{Name: "timeout", Value: 5 * time.Second, Usage: "bound each --admin request, body included"},
-			kindFlag(),
+			cmdutil.KindFlag(),
 		},
 		Action: runDiff,
-	}
+	}, cmdutil.Support{Output: []string{"json", "yaml", "markdown", "github"}, Color: true, Semantics: []string{"grpc", "both"}})
 }
 
 // diffInputs are the OLD and NEW inputs of the command line, and how a
@@ -88,7 +91,7 @@ func diffInputs(cmd *cli.Command) (oin, nin []config.Input, key func(old bool, c
 	switch {
 	case cmd.String("git") != "":
 		if cmd.String("admin") != "" {
-			return nil, nil, nil, usageErrorf("--git and --admin: give one old side")
+			return nil, nil, nil, cmdutil.UsageErrorf("--git and --admin: give one old side")
 		}
 		oin, nin, err = gitSides(cmd.String("git"), args)
 		if err != nil {
@@ -96,19 +99,19 @@ func diffInputs(cmd *cli.Command) (oin, nin []config.Input, key func(old bool, c
 		}
 	case cmd.String("admin") != "":
 		if len(args) != 1 {
-			return nil, nil, nil, usageErrorf("diff --admin URL NEW: expected one NEW file or directory, got %d arguments", len(args))
+			return nil, nil, nil, cmdutil.UsageErrorf("diff --admin URL NEW: expected one NEW file or directory, got %d arguments", len(args))
 		}
-		oin, err = liveInputs(cmd)
+		oin, err = cmdutil.LiveInputs(cmd)
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		nin = []config.Input{{Path: args[0], Stdin: cmd.Root().Reader}}
 	default:
 		if len(args) != 2 {
-			return nil, nil, nil, usageErrorf("diff: expected OLD and NEW (files, directories or -), got %d arguments; or use --git REV", len(args))
+			return nil, nil, nil, cmdutil.UsageErrorf("diff: expected OLD and NEW (files, directories or -), got %d arguments; or use --git REV", len(args))
 		}
 		if args[0] == "-" && args[1] == "-" {
-			return nil, nil, nil, usageErrorf("diff: only one side can be standard input")
+			return nil, nil, nil, cmdutil.UsageErrorf("diff: only one side can be standard input")
 		}
 		oin = []config.Input{{Path: args[0], Stdin: cmd.Root().Reader}}
 		nin = []config.Input{{Path: args[1], Stdin: cmd.Root().Reader}}
@@ -140,7 +143,7 @@ func loadSides(cmd *cli.Command, oin, nin []config.Input, targets []lint.Target)
 	one := func(in []config.Input, merge bool, out *diffSide) {
 		cfgs, err := config.LoadGroups(in, cmd.String("kind"), merge)
 		if err != nil {
-			out.err = inputError(err)
+			out.err = cmdutil.InputError(err)
 			return
 		}
 		out.configs = cfgs
@@ -167,14 +170,14 @@ func emptySide() *diff.Side {
 func runDiff(_ context.Context, cmd *cli.Command) error {
 	for _, f := range []string{"fail-on-shift", "fail-on-remap"} {
 		if v := cmd.Float(f); cmd.IsSet(f) && (v < 0 || v > 100) {
-			return usageErrorf("--%s %s: expected a percentage from 0 to 100", f, strconv.FormatFloat(v, 'g', -1, 64))
+			return cmdutil.UsageErrorf("--%s %s: expected a percentage from 0 to 100", f, strconv.FormatFloat(v, 'g', -1, 64))
 		}
 	}
 	oin, nin, key, err := diffInputs(cmd)
 	if err != nil {
 		return err
 	}
-	if env("GOGC") == "" {
+	if cmdutil.Getenv(cmd)("GOGC") == "" {
 		// Both configurations stay live to the end: collecting while they
 		// are read is mostly wasted (a quarter of a 10,000-cluster diff's
 		// CPU at the default 100, for no smaller peak).
@@ -195,7 +198,7 @@ func runDiff(_ context.Context, cmd *cli.Command) error {
 		}
 	}
 	for _, c := range append(append([]*config.Config{}, o.configs...), n.configs...) {
-		printWarnings(cmd, c)
+		cmdutil.PrintWarnings(cmd, c)
 	}
 	findings := diff.CompareFindings(o.configs, n.configs, o.findings, n.findings)
 	groups := diff.PairGroups(o.sides, n.sides, key, emptySide)
@@ -207,7 +210,7 @@ func runDiff(_ context.Context, cmd *cli.Command) error {
 		}
 		r, err := diff.BuildGroups(groups, opt)
 		if err != nil {
-			return nil, inputError(err)
+			return nil, cmdutil.InputError(err)
 		}
 		r.SetFindings(findings)
 		return r, nil
@@ -227,7 +230,7 @@ func runDiff(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if diffFails(cmd, r) {
-		return silentExit(ExitFindings)
+		return cmdutil.SilentExit(ExitFindings)
 	}
 	return nil
 }
@@ -282,10 +285,10 @@ func diffFails(cmd *cli.Command, r *diff.Report) bool {
 // writeDiff writes r in the -o format. Markdown and GitHub annotations
 // are text too: r's strings are escaped first, as writeOutput does for text.
 func writeDiff(cmd *cli.Command, r *diff.Report) error {
-	t := termFor(cmd)
+	t := cmdutil.Term(cmd)
 	switch cmd.String("output") {
 	case "markdown", "github":
-		escapeStrings(r)
+		encode.EscapeStrings(r)
 	}
 	switch cmd.String("output") {
 	case "markdown":
@@ -295,5 +298,5 @@ func writeDiff(cmd *cli.Command, r *diff.Report) error {
 		_, err := fmt.Fprint(t.Out, diffGitHub(r))
 		return err
 	}
-	return writeOutput(cmd, r, func(t *Term) { renderDiff(t, r, cmd.Bool("verbose")) })
+	return cmdutil.WriteOutput(cmd, r, func(t *term.IO) { renderDiff(t, r, cmd.Bool("verbose")) })
 }

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -69,14 +68,14 @@ func writeBigPair(tb testing.TB, n int, changed string) (old, new string) {
 // onlyChanged runs lbctl diff -o json and checks that it reports exactly
 // the changed cluster.
 func onlyChanged(tb testing.TB, old, new, changed string) {
-	var out, errb bytes.Buffer
-	if code := Main([]string{"lbctl", "diff", old, new, "-o", "json"}, strings.NewReader(""), &out, &errb); code != 0 {
-		tb.Fatalf("exit %d: %s", code, errb.String())
+	out, errs, code := runCLI("", nil, "diff", old, new, "-o", "json")
+	if code != 0 {
+		tb.Fatalf("exit %d: %s", code, errs)
 	}
 	var r struct {
 		Clusters []struct{ Name string }
 	}
-	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		tb.Fatal(err)
 	}
 	if len(r.Clusters) != 1 || r.Clusters[0].Name != changed {

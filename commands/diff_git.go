@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/gitrev"
 )
 
 // gitSides reads the two sides of `diff --git REV[..REV] [PATH ...]` with
@@ -18,54 +20,48 @@ import (
 func gitSides(rev string, paths []string) (oin, nin []config.Input, err error) {
 	a, b, isRange := strings.Cut(rev, "..")
 	if a == "" || isRange && b == "" {
-		return nil, nil, usageErrorf("--git %q: expected REV or REV..REV", rev)
+		return nil, nil, cmdutil.UsageErrorf("--git %q: expected REV or REV..REV", rev)
 	}
 	for _, r := range []string{a, b} {
 		if r == "" {
 			continue
 		}
-		if strings.HasPrefix(r, "-") {
-			return nil, nil, usageErrorf("--git %q: not a revision", r)
+		if err := gitrev.Check(r); err != nil {
+			return nil, nil, cmdutil.UsageErrorf("--git %q: %v", r, err)
 		}
-		if _, err := git("rev-parse", "--verify", "--quiet", r+"^{commit}"); err != nil {
-			return nil, nil, usageErrorf("--git %s: not a commit in this repository (%v)", r, err)
+		if err := gitrev.Verify(r); err != nil {
+			return nil, nil, cmdutil.UsageErrorf("--git %s: not a commit in this repository (%v)", r, err)
 		}
 	}
-	top, err := git("rev-parse", "--show-toplevel")
+	top, err := gitrev.Top()
 	if err != nil {
-		return nil, nil, usageErrorf("--git: %v", err)
+		return nil, nil, cmdutil.UsageErrorf("--git: %v", err)
 	}
-	top = strings.TrimSpace(top)
 	var files []string // repository-relative
 	if len(paths) > 0 {
-		spec := append([]string{"--"}, paths...)
-		old, err := git(append([]string{"ls-tree", "-r", "--name-only", "--full-name", a}, spec...)...)
+		old, err := gitrev.Tree(a, paths)
 		if err != nil {
-			return nil, nil, usageErrorf("--git %s: %v", a, err)
+			return nil, nil, cmdutil.UsageErrorf("--git %s: %v", a, err)
 		}
 		files = strings.Split(old, "\n")
 		var cur string
 		if isRange {
-			cur, err = git(append([]string{"ls-tree", "-r", "--name-only", "--full-name", b}, spec...)...)
+			cur, err = gitrev.Tree(b, paths)
 		} else {
-			cur, err = git(append([]string{"ls-files", "--full-name", "--cached", "--others", "--exclude-standard"}, spec...)...)
+			cur, err = gitrev.Git(append([]string{"ls-files", "--full-name", "--cached", "--others", "--exclude-standard", "--"}, paths...)...)
 		}
 		if err != nil {
-			return nil, nil, usageErrorf("--git %s: %v", rev, err)
+			return nil, nil, cmdutil.UsageErrorf("--git %s: %v", rev, err)
 		}
 		files = append(files, strings.Split(cur, "\n")...)
 	} else {
-		args := []string{"diff", "--name-only", "--no-renames", a}
-		if isRange {
-			args = append(args, b)
-		}
-		changed, err := git(append(args, "--", ":/")...)
+		changed, err := gitrev.Changed(a, b)
 		if err != nil {
-			return nil, nil, usageErrorf("--git %s: %v", rev, err)
+			return nil, nil, cmdutil.UsageErrorf("--git %s: %v", rev, err)
 		}
 		files = strings.Split(changed, "\n")
 		if !isRange {
-			untracked, _ := git("ls-files", "--full-name", "--others", "--exclude-standard", ":/")
+			untracked, _ := gitrev.Git("ls-files", "--full-name", "--others", "--exclude-standard", "--", ":/")
 			files = append(files, strings.Split(untracked, "\n")...)
 		}
 	}
@@ -81,11 +77,11 @@ func gitSides(rev string, paths []string) (oin, nin []config.Input, err error) {
 		if err != nil {
 			name = abs
 		}
-		if data, err := gitShow(a, f); err == nil {
+		if data, err := gitrev.Show(a, f); err == nil {
 			oin = append(oin, config.Input{Path: a + ":" + name, Data: data})
 		}
 		if isRange {
-			if data, err := gitShow(b, f); err == nil {
+			if data, err := gitrev.Show(b, f); err == nil {
 				nin = append(nin, config.Input{Path: name, Data: data})
 			}
 		} else if _, err := os.Stat(abs); err == nil {
@@ -93,10 +89,4 @@ func gitSides(rev string, paths []string) (oin, nin []config.Input, err error) {
 		}
 	}
 	return oin, nin, nil
-}
-
-// gitShow is a file's content at rev (path relative to the top).
-func gitShow(rev, path string) ([]byte, error) {
-	out, err := git("show", rev+":"+path)
-	return []byte(out), err
 }

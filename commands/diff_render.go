@@ -8,6 +8,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/lbctl/lbctl/analyze/diff"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/term"
 	"github.com/lbctl/lbctl/lint"
 )
 
@@ -230,7 +232,7 @@ func findingsLine(r *diff.Report) string {
 }
 
 // renderDiff is the text output.
-func renderDiff(t *Term, r *diff.Report, all bool) {
+func renderDiff(t *term.IO, r *diff.Report, all bool) {
 	var b strings.Builder
 	writeDiffText(t, &b, r, all)
 	if r.GRPC != nil {
@@ -241,10 +243,10 @@ func renderDiff(t *Term, r *diff.Report, all bool) {
 	io.WriteString(t.Out, b.String())
 }
 
-func writeDiffText(t *Term, b *strings.Builder, r *diff.Report, all bool) {
+func writeDiffText(t *term.IO, b *strings.Builder, r *diff.Report, all bool) {
 	bold := t.Style().Bold(true)
-	mark := map[string]lipgloss.Style{"added": t.Style().Foreground(lipgloss.Color("10")), "removed": t.Style().Foreground(lipgloss.Color("9")),
-		"modified": t.Style().Foreground(lipgloss.Color("11"))}
+	mark := map[string]lipgloss.Style{"added": t.Paint(term.Good), "removed": t.Paint(term.Alarm),
+		"modified": t.Paint(term.Title)}
 	sign := map[string]string{"added": "+", "removed": "-", "modified": "~"}
 	fmt.Fprintf(b, "%s\n", bold.Render(diffHeadline(r)))
 	for _, c := range r.Clusters {
@@ -263,11 +265,11 @@ func writeDiffText(t *Term, b *strings.Builder, r *diff.Report, all bool) {
 	}
 }
 
-func writeFindingsText(t *Term, b *strings.Builder, r *diff.Report) {
+func writeFindingsText(t *term.IO, b *strings.Builder, r *diff.Report) {
 	fmt.Fprintf(b, "\n%s\n", findingsLine(r))
 	for _, f := range r.Findings.New {
 		sev, _ := lint.ParseSeverity(f.Severity)
-		fmt.Fprintf(b, "  + %s:%d:%d: %s %s %s [%s]\n", f.File, f.Line, f.Column, severityStyle(t, sev).Render(f.Severity), f.Rule, f.Message, f.Name)
+		fmt.Fprintf(b, "  + %s:%d:%d: %s %s %s [%s]\n", f.File, f.Line, f.Column, cmdutil.SeverityStyle(t, sev).Render(f.Severity), f.Rule, f.Message, f.Name)
 	}
 	for _, f := range r.Findings.Fixed {
 		fmt.Fprintf(b, "  - fixed %s:%d:%d: %s %s %s [%s]\n", f.File, f.Line, f.Column, f.Severity, f.Rule, f.Message, f.Name)

@@ -2,15 +2,12 @@ package commands
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var updateDiff = flag.Bool("update-diff", false, "rewrite fixtures/diff/*/expected.* golden files")
 
 // Each fixture case's text, JSON, Markdown and GitHub output is its golden file
 // (the numbers in them are checked against explain in analyze/diff).
@@ -28,7 +25,7 @@ func TestDiffGolden(t *testing.T) {
 					t.Fatalf("exit %d: %s", code, errs)
 				}
 				golden := filepath.Join(dir, "expected."+f.ext)
-				if *updateDiff {
+				if *update {
 					if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
 						t.Fatal(err)
 					}
@@ -36,7 +33,7 @@ func TestDiffGolden(t *testing.T) {
 				}
 				want, err := os.ReadFile(golden)
 				if err != nil {
-					t.Fatalf("%v (go test ./commands -run TestDiffGolden -update-diff writes it)", err)
+					t.Fatalf("%v (go test ./commands -run TestDiffGolden -update writes it)", err)
 				}
 				if out != string(want) {
 					t.Errorf("output differs from %s:\n%s", golden, out)

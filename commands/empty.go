@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 )
 
 // nothingToExplain is the input error for a configuration without a
@@ -47,8 +48,8 @@ func nothingToExplain(cfg *config.Config) error {
 	if len(read) > 0 {
 		what = strings.Join(read, ", ")
 	}
-	return &exitError{code: ExitInput, msg: fmt.Sprintf("%s: read %s but no cluster, so there is nothing to explain; %s",
-		strings.Join(cfg.Files, ", "), what, add)}
+	return cmdutil.InputErrorf("%s: read %s but no cluster, so there is nothing to explain; %s",
+		strings.Join(cfg.Files, ", "), what, add)
 }
 
 func plural(n int, one, many string) string {

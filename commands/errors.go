@@ -1,63 +1,21 @@
 package commands
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/urfave/cli/v3"
-
-	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // Exit codes, the same for every command and output format (contract.md).
 const (
-	ExitOK       = 0
-	ExitFindings = 1
-	ExitUsage    = 2
-	ExitInput    = 3
+	ExitOK       = cmdutil.ExitOK
+	ExitFindings = cmdutil.ExitFindings
+	ExitUsage    = cmdutil.ExitUsage
+	ExitInput    = cmdutil.ExitInput
 )
-
-// exitError carries an exit code; its message (possibly several lines of
-// FILE:LINE:COL: message) goes to standard error.
-type exitError struct {
-	code int
-	msg  string
-}
-
-func (e *exitError) Error() string { return e.msg }
-
-func usageErrorf(format string, args ...any) error {
-	return &exitError{code: ExitUsage, msg: fmt.Sprintf(format, args...)}
-}
-
-func inputError(err error) error {
-	return &exitError{code: ExitInput, msg: err.Error()}
-}
-
-// silentExit ends with a code after the command printed what it had to say.
-func silentExit(code int) error { return &exitError{code: code} }
-
-func exitCode(err error) int {
-	if err == nil {
-		return ExitOK
-	}
-	var e *exitError
-	if errors.As(err, &e) {
-		return e.code
-	}
-	// Anything else comes from flag parsing in urfave/cli: a usage error.
-	return ExitUsage
-}
-
-// didYouMean is " (did you mean X?)" when a candidate is close to s.
-func didYouMean(s string, candidates []string) string {
-	if c := parse.Closest(s, candidates); c != "" {
-		return "; did you mean " + c + "?"
-	}
-	return ""
-}
 
 // flagNames lists cmd's flags (its own and inherited) as typed: --name, -n.
 func flagNames(cmd *cli.Command) []string {
@@ -102,7 +60,7 @@ func usageMessage(cmd *cli.Command, err error, name string) string {
 		if len(flag) == 1 {
 			typed = "-" + flag
 		}
-		return fmt.Sprintf("unknown flag %s for %s%s (see %s --help)", typed, name, didYouMean(typed, flagNames(cmd)), name)
+		return fmt.Sprintf("unknown flag %s for %s%s (see %s --help)", typed, name, cmdutil.DidYouMean(typed, flagNames(cmd)), name)
 	}
 	if m := invalidValue.FindStringSubmatch(msg); m != nil {
 		msg = m[1] // our validator's message names the flag and value already

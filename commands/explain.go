@@ -10,6 +10,8 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/explain"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/urfave/cli/v3"
 
@@ -18,7 +20,7 @@ import (
 )
 
 func explainCommand() *cli.Command {
-	return &cli.Command{
+	return cmdutil.Declare(&cli.Command{
 		Name:      "explain",
 		Usage:     "show where traffic goes: priority loads, panic, aggregate tiers, localities and per-host shares",
 		ArgsUsage: "[FILE ...]",
@@ -43,11 +45,11 @@ Examples:
 			&cli.StringSliceFlag{Name: "set-health", Usage: "what-if: CLUSTER[/PRIORITY]=PERCENT or =HEALTHY/TOTAL makes that share of hosts healthy (repeatable)"},
 			&cli.BoolFlag{Name: "all", Usage: "list every host (text output shows the top 10 by default)"},
 			budgetOrderFlag(),
-			kindFlag(),
-		}, append(grpcFlags(), append(liveFlags(), observeFlag(), watchFlag())...)...),
-		ShellComplete: completeClusters,
+			cmdutil.KindFlag(),
+		}, append(grpcFlags(), append(cmdutil.LiveFlags(), observeFlag(), watchFlag())...)...),
+		ShellComplete: cmdutil.Complete,
 		Action:        runExplain,
-	}
+	}, cmdutil.Support{Output: []string{"json", "yaml"}, Color: true, Semantics: []string{"grpc", "both"}})
 }
 
 func runExplain(ctx context.Context, cmd *cli.Command) error {
@@ -57,7 +59,7 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if cmd.Duration("observe") > 0 && (cmd.String("admin") == "" || cmd.String("semantics") != "envoy") {
-		return usageErrorf("--observe needs --admin URL (it reads the running Envoy's counters) and Envoy semantics")
+		return cmdutil.UsageErrorf("--observe needs --admin URL (it reads the running Envoy's counters) and Envoy semantics")
 	}
 	s := cmd.String("semantics")
 	if cmd.String("csds") != "" && !cmd.IsSet("semantics") {
@@ -67,34 +69,34 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	var cfg *config.Config
-	if len(files) == 0 && !stdinHasData(cmd) && !live(cmd) {
+	if len(files) == 0 && !cmdutil.StdinHasData(cmd) && !cmdutil.Live(cmd) {
 		fmt.Fprintln(cmd.Root().ErrWriter, "lbctl: no FILE given: explaining the built-in example ("+fixtures.ExampleName+"); run `lbctl explain FILE` for your own config")
 		cfg, err = config.LoadBytes(fixtures.ExampleName, fixtures.Example, "")
 		if err != nil {
-			return inputError(err)
+			return cmdutil.InputError(err)
 		}
 	} else {
-		if len(files) == 0 && !live(cmd) {
+		if len(files) == 0 && !cmdutil.Live(cmd) {
 			files = []string{"-"}
 		}
-		if cfg, err = loadInputs(cmd, files); err != nil {
+		if cfg, err = cmdutil.LoadInputs(cmd, files); err != nil {
 			return err
 		}
 	}
-	printWarnings(cmd, cfg)
+	cmdutil.PrintWarnings(cmd, cfg)
 	if err := nothingToExplain(cfg); err != nil {
 		return err
 	}
-	clusters, err := selectClusters(cfg, cmd.StringSlice("cluster"))
+	clusters, err := cmdutil.SelectClusters(cfg, cmd.StringSlice("cluster"))
 	if err != nil {
 		return err
 	}
 	for _, o := range opt.SetHealth {
 		if cfg.Cluster(o.Cluster) == nil {
-			return usageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, knownClusters(cfg))
+			return cmdutil.UsageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, cmdutil.KnownClusters(cfg))
 		}
 	}
-	if err := checkWhatIf(cfg, opt); err != nil {
+	if err := cmdutil.CheckWhatIf(cfg, opt); err != nil {
 		return err
 	}
 	if cmd.Duration("watch") > 0 {
@@ -105,12 +107,12 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 	}
 	report, err := explain.Build(cfg, clusters, opt)
 	if err != nil {
-		return inputError(err)
+		return cmdutil.InputError(err)
 	}
 	if w := cmd.Duration("observe"); w > 0 {
 		return runObserve(cmd, cfg, report, w)
 	}
-	return writeOutput(cmd, report, func(t *Term) { renderExplain(t, report, cmd.Bool("all")) })
+	return cmdutil.WriteOutput(cmd, report, func(t *term.IO) { renderExplain(t, report, cmd.Bool("all")) })
 }
 
 func explainOptions(cmd *cli.Command) (model.Options, error) {
@@ -118,7 +120,7 @@ func explainOptions(cmd *cli.Command) (model.Options, error) {
 	if z := cmd.String("zone"); z != "" {
 		parts := strings.Split(z, "/")
 		if len(parts) < 2 || len(parts) > 3 {
-			return opt, usageErrorf("--zone %q: expected REGION/ZONE or REGION/ZONE/SUB_ZONE", z)
+			return opt, cmdutil.UsageErrorf("--zone %q: expected REGION/ZONE or REGION/ZONE/SUB_ZONE", z)
 		}
 		l := lbmodel.Locality{Region: parts[0], Zone: parts[1]}
 		if len(parts) == 3 {
@@ -129,12 +131,12 @@ func explainOptions(cmd *cli.Command) (model.Options, error) {
 	for _, a := range cmd.StringSlice("active-requests") {
 		i := strings.LastIndexByte(a, '=')
 		if i <= 0 {
-			return opt, usageErrorf("--active-requests %q: expected ADDRESS=N, e.g. 10.0.0.1:80=5", a)
+			return opt, cmdutil.UsageErrorf("--active-requests %q: expected ADDRESS=N, e.g. 10.0.0.1:80=5", a)
 		}
 		addr := a[:i]
 		v, err := strconv.ParseUint(a[i+1:], 10, 64)
 		if err != nil {
-			return opt, usageErrorf("--active-requests %q: expected ADDRESS=N, e.g. 10.0.0.1:80=5", a)
+			return opt, cmdutil.UsageErrorf("--active-requests %q: expected ADDRESS=N, e.g. 10.0.0.1:80=5", a)
 		}
 		if opt.ActiveRequests == nil {
 			opt.ActiveRequests = map[string]uint64{}
@@ -145,7 +147,7 @@ func explainOptions(cmd *cli.Command) (model.Options, error) {
 		addr, v, ok := strings.Cut(a, "=")
 		d, err := time.ParseDuration(v)
 		if !ok || addr == "" || err != nil || d < 0 {
-			return opt, usageErrorf("--host-age %q: expected ADDRESS=DURATION, e.g. 10.0.0.1:80=30s", a)
+			return opt, cmdutil.UsageErrorf("--host-age %q: expected ADDRESS=DURATION, e.g. 10.0.0.1:80=30s", a)
 		}
 		if opt.HostAges == nil {
 			opt.HostAges = map[string]time.Duration{}
@@ -156,7 +158,7 @@ func explainOptions(cmd *cli.Command) (model.Options, error) {
 		i := strings.LastIndexByte(a, '=')
 		w, err := strconv.ParseUint(a[i+1:], 10, 32)
 		if i <= 0 || err != nil {
-			return opt, usageErrorf("--host-weight %q: expected ADDRESS=W, e.g. 10.0.0.1:80=10", a)
+			return opt, cmdutil.UsageErrorf("--host-weight %q: expected ADDRESS=W, e.g. 10.0.0.1:80=10", a)
 		}
 		if opt.HostWeights == nil {
 			opt.HostWeights = map[string]uint32{}
@@ -166,7 +168,7 @@ func explainOptions(cmd *cli.Command) (model.Options, error) {
 	for _, s := range cmd.StringSlice("set-health") {
 		o, err := model.ParseHealthOverride(s)
 		if err != nil {
-			return opt, usageErrorf("%v", err)
+			return opt, cmdutil.UsageErrorf("%v", err)
 		}
 		opt.SetHealth = append(opt.SetHealth, o)
 	}

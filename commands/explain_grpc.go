@@ -7,9 +7,10 @@ import (
 	"github.com/lbctl/lbctl/analyze/explain"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/proxyless"
-	"github.com/urfave/cli/v3"
-
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/term"
 	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
+	"github.com/urfave/cli/v3"
 )
 
 // grpcFlags are the flags explain (and session) take for proxyless gRPC
@@ -18,7 +19,7 @@ func grpcFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "ready", Usage: "gRPC connectivity: CLUSTER[/PRIORITY]=yes|no (or READY, IDLE, CONNECTING, TRANSIENT_FAILURE); default READY when the priority has a usable endpoint (repeatable)"},
 		&cli.StringFlag{Name: "grpc-impl", Value: "core", Usage: "gRPC implementation for --semantics grpc|both: core (C-core, gRFC A74+A75) or go (grpc-go, A74 only)",
-			Validator: oneOf("grpc-impl", "core", "go")},
+			Validator: cmdutil.OneOf("grpc-impl", "core", "go")},
 		&cli.BoolFlag{Name: "grpc-aggregate-backward-compat", Usage: "C-core with GRPC_XDS_AGGREGATE_CLUSTER_BACKWARD_COMPAT=true: the aggregate's LB policy applies to every leaf"},
 	}
 }
@@ -34,7 +35,7 @@ func grpcOptions(cmd *cli.Command, opt model.Options) (proxyless.GRPCOptions, er
 	for _, s := range cmd.StringSlice("ready") {
 		o, err := proxyless.ParseReady(s)
 		if err != nil {
-			return g, usageErrorf("%v", err)
+			return g, cmdutil.UsageErrorf("%v", err)
 		}
 		g.Ready = append(g.Ready, o)
 	}
@@ -51,20 +52,20 @@ func runExplainGRPC(cmd *cli.Command, cfg *config.Config, clusters []*config.Clu
 		env, err := explain.Build(cfg, clusters, opt)
 		var rejected *model.RejectedError
 		if errors.As(err, &rejected) {
-			return inputError(err)
+			return cmdutil.InputError(err)
 		}
 		if err != nil {
-			return usageErrorf("%v", err)
+			return cmdutil.UsageErrorf("%v", err)
 		}
 		both, err := proxyless.Both(cfg, clusters, env, g)
 		if err != nil {
-			return usageErrorf("%v", err) // --ready problems
+			return cmdutil.UsageErrorf("%v", err) // --ready problems
 		}
-		return writeOutput(cmd, both, func(t *Term) { renderBoth(t, both, g.Impl, cmd.Bool("all")) })
+		return cmdutil.WriteOutput(cmd, both, func(t *term.IO) { renderBoth(t, both, g.Impl, cmd.Bool("all")) })
 	}
 	report, err := proxyless.Build(cfg, clusters, g)
 	if err != nil {
-		return usageErrorf("%v", err) // --ready problems
+		return cmdutil.UsageErrorf("%v", err) // --ready problems
 	}
-	return writeOutput(cmd, report, func(t *Term) { renderExplainGRPC(t, report, g.Impl, cmd.Bool("all")) })
+	return cmdutil.WriteOutput(cmd, report, func(t *term.IO) { renderExplainGRPC(t, report, g.Impl, cmd.Bool("all")) })
 }

@@ -3,17 +3,17 @@ package commands
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/encode"
+	"github.com/lbctl/lbctl/commands/term"
+	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
-
-	lbgrpc "github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
 // minSideColumn is the narrowest column --semantics both puts side by
@@ -22,7 +22,7 @@ import (
 const minSideColumn = 80
 
 // renderExplainGRPC writes gRPC's answer, one section per cluster.
-func renderExplainGRPC(t *Term, r *traffic.Report, impl lbgrpc.Impl, all bool) {
+func renderExplainGRPC(t *term.IO, r *traffic.Report, impl lbgrpc.Impl, all bool) {
 	for i, c := range r.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)
@@ -31,13 +31,13 @@ func renderExplainGRPC(t *Term, r *traffic.Report, impl lbgrpc.Impl, all bool) {
 	}
 }
 
-func renderGRPCCluster(t *Term, c traffic.ClusterReport, impl lbgrpc.Impl, all bool) {
-	title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(c.Name)
+func renderGRPCCluster(t *term.IO, c traffic.ClusterReport, impl lbgrpc.Impl, all bool) {
+	title := t.Paint(term.Title).Bold(true).Render(c.Name)
 	meta := []string{"gRPC (" + impl.String() + ")", c.LbPolicy}
 	if c.NoHostShare >= 1 {
-		meta = append(meta, t.Style().Foreground(lipgloss.Color("9")).Bold(true).Render("RPCs FAIL"))
+		meta = append(meta, t.Paint(term.Alarm).Bold(true).Render("RPCs FAIL"))
 	}
-	fmt.Fprint(t.Out, headline(t, title, meta)+"\n")
+	fmt.Fprint(t.Out, cmdutil.Headline(t, title, meta)+"\n")
 	if c.File != "" {
 		fmt.Fprintln(t.Out, t.Style().Faint(true).Render("  "+c.File))
 	}
@@ -45,18 +45,18 @@ func renderGRPCCluster(t *Term, c traffic.ClusterReport, impl lbgrpc.Impl, all b
 		if len(a.Levels) > 0 {
 			rows := make([][]string, 0, len(a.Levels))
 			for i, l := range a.Levels {
-				rows = append(rows, []string{strconv.Itoa(i), l.Cluster, "P" + strconv.Itoa(l.Priority), pct(l.HealthyLoad), t.bar(float64(l.HealthyLoad)/100, 10)})
+				rows = append(rows, []string{strconv.Itoa(i), l.Cluster, "P" + strconv.Itoa(l.Priority), cmdutil.Pct(l.HealthyLoad), t.Bar(float64(l.HealthyLoad)/100, 10)})
 			}
 			fmt.Fprintln(t.Out)
-			fmt.Fprintln(t.Out, t.newTable([]string{"LEVEL", "CLUSTER", "PRIORITY", "LOAD", ""}, rows, 0, 3))
+			fmt.Fprintln(t.Out, encode.Table(t, []string{"LEVEL", "CLUSTER", "PRIORITY", "LOAD", ""}, rows, 0, 3))
 		}
 	} else if len(c.Priorities) > 0 {
 		rows := make([][]string, 0, len(c.Priorities))
 		for _, p := range c.Priorities {
-			rows = append(rows, []string{"P" + strconv.Itoa(p.Priority), strconv.Itoa(p.Hosts), strconv.Itoa(p.Healthy), pct(p.HealthyLoad), t.bar(float64(p.HealthyLoad)/100, 10)})
+			rows = append(rows, []string{"P" + strconv.Itoa(p.Priority), strconv.Itoa(p.Hosts), strconv.Itoa(p.Healthy), cmdutil.Pct(p.HealthyLoad), t.Bar(float64(p.HealthyLoad)/100, 10)})
 		}
 		fmt.Fprintln(t.Out)
-		fmt.Fprintln(t.Out, t.newTable([]string{"PRIORITY", "HOSTS", "USABLE", "LOAD", ""}, rows, 1, 2, 3))
+		fmt.Fprintln(t.Out, encode.Table(t, []string{"PRIORITY", "HOSTS", "USABLE", "LOAD", ""}, rows, 1, 2, 3))
 		for _, p := range c.Priorities {
 			if len(p.Localities) == 0 {
 				continue
@@ -64,34 +64,20 @@ func renderGRPCCluster(t *Term, c traffic.ClusterReport, impl lbgrpc.Impl, all b
 			lrows := make([][]string, 0, len(p.Localities))
 			for _, l := range p.Localities {
 				lrows = append(lrows, []string{localityName(l.Region, l.Zone, l.SubZone), strconv.FormatUint(uint64(l.Weight), 10),
-					fmt.Sprintf("%d/%d", l.Healthy, l.Hosts), fpct(l.Share), t.bar(l.Share, 10)})
+					fmt.Sprintf("%d/%d", l.Healthy, l.Hosts), cmdutil.FPct(l.Share), t.Bar(l.Share, 10)})
 			}
 			fmt.Fprintf(t.Out, "\nLocalities of P%d (weighted random)\n", p.Priority)
-			fmt.Fprintln(t.Out, t.newTable([]string{"LOCALITY", "WEIGHT", "USABLE", "SHARE", ""}, lrows, 1, 2, 3))
+			fmt.Fprintln(t.Out, encode.Table(t, []string{"LOCALITY", "WEIGHT", "USABLE", "SHARE", ""}, lrows, 1, 2, 3))
 		}
 	}
 	renderHosts(t, c.Hosts, all)
-	renderNotes(t, c.Notes)
-}
-
-func renderNotes(t *Term, notes []string) {
-	if len(notes) == 0 {
-		return
-	}
-	fmt.Fprintln(t.Out)
-	bullet := "-"
-	if t.Unicode() {
-		bullet = "•"
-	}
-	for _, n := range notes {
-		fmt.Fprintln(t.Out, wrap(bullet+" "+n, t.Width, "  "))
-	}
+	cmdutil.Notes(t, c.Notes)
 }
 
 // renderBoth prints Envoy's and gRPC's answers for each cluster side by
 // side when the terminal is wide enough (or unlimited), else one after the
 // other, then the differences as notes.
-func renderBoth(t *Term, b *proxyless.BothReport, impl lbgrpc.Impl, all bool) {
+func renderBoth(t *term.IO, b *proxyless.BothReport, impl lbgrpc.Impl, all bool) {
 	for i := range b.Envoy.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)
@@ -102,9 +88,9 @@ func renderBoth(t *Term, b *proxyless.BothReport, impl lbgrpc.Impl, all bool) {
 		}
 		side := t.Width == 0 || col >= minSideColumn
 		var left, right bytes.Buffer
-		lt, rt := t.sub(&left, col), t.sub(&right, col)
+		lt, rt := t.Sub(&left, col), t.Sub(&right, col)
 		if !side {
-			lt, rt = t.sub(&left, t.Width), t.sub(&right, t.Width)
+			lt, rt = t.Sub(&left, t.Width), t.Sub(&right, t.Width)
 		}
 		fmt.Fprintln(lt.Out, t.Style().Bold(true).Render("ENVOY"))
 		renderCluster(lt, b.Envoy.Clusters[i], all)
@@ -130,22 +116,9 @@ func renderBoth(t *Term, b *proxyless.BothReport, impl lbgrpc.Impl, all bool) {
 		if len(diffs) > 0 {
 			fmt.Fprintln(t.Out)
 			fmt.Fprintln(t.Out, t.Style().Bold(true).Render("Differences"))
-			renderNotes(t, diffs)
+			cmdutil.Notes(t, diffs)
 		}
 	}
-}
-
-// sub is a Term writing to w with this one's TTY and colour decisions and
-// the given width.
-func (t *Term) sub(w io.Writer, width int) *Term {
-	s := &Term{Out: w, TTY: t.TTY, Color: t.Color, Width: width, r: lipgloss.NewRenderer(w)}
-	if t.Color {
-		s.r.SetColorProfile(termenv.ANSI256)
-	} else {
-		s.r.SetColorProfile(termenv.Ascii)
-	}
-	s.r.SetHasDarkBackground(true)
-	return s
 }
 
 // joinColumns puts two blocks of lines side by side, padding the left one

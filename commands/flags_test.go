@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbctl/lbctl/commands/cmdutil"
+
 	"github.com/urfave/cli/v3"
 	"go.yaml.in/yaml/v3"
 )
@@ -38,7 +40,7 @@ func TestGlobalFlagsHonouredOrRejected(t *testing.T) {
 			t.Errorf("command %s has no row in globalCases", c.Name)
 			continue
 		}
-		s := globalSupport[c.Name]
+		s, _ := cmdutil.SupportOf(c)
 		_, plain, _ := termRun(t, nil, append([]string{c.Name}, args...)...)
 		for _, g := range [][]string{{"-o", "json"}, {"--output", "yaml"}, {"--color", "always"}, {"--color", "never"},
 			{"--semantics", "grpc"}, {"--semantics", "both"}, {"--quiet"}, {"--verbose"}} {
@@ -48,15 +50,15 @@ func TestGlobalFlagsHonouredOrRejected(t *testing.T) {
 				honoured := true
 				switch g[0] + " " + g[len(g)-1] {
 				case "-o json":
-					honoured = slicesHas(s.output, "json")
+					honoured = slicesHas(s.Output, "json")
 				case "--output yaml":
-					honoured = slicesHas(s.output, "yaml")
+					honoured = slicesHas(s.Output, "yaml")
 				case "--color always":
-					honoured = s.color
+					honoured = s.Color
 				case "--semantics grpc":
-					honoured = slicesHas(s.semantics, "grpc")
+					honoured = slicesHas(s.Semantics, "grpc")
 				case "--semantics both":
-					honoured = slicesHas(s.semantics, "both")
+					honoured = slicesHas(s.Semantics, "both")
 				}
 				if !honoured {
 					if code != ExitUsage || out != "" || !strings.HasPrefix(errs, "lbctl: ") {

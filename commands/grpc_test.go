@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -15,9 +14,7 @@ import (
 // grpcCLI runs lbctl with args and returns stdout, stderr and the exit code.
 func grpcCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	code := Main(append([]string{"lbctl"}, args...), strings.NewReader(""), &out, &errOut)
-	return out.String(), errOut.String(), code
+	return runCLI("", nil, args...)
 }
 
 // grpcJSON runs lbctl with -o json and decodes stdout into v.
@@ -427,28 +424,26 @@ func TestGRPCAggregate(t *testing.T) {
 
 // Text output: gRPC alone, and both side by side or one after the other.
 func TestGRPCText(t *testing.T) {
-	saved := env
-	defer func() { env = saved }()
 	cols := ""
-	env = func(k string) string {
+	getenv := func(k string) string {
 		if k == "COLUMNS" {
 			return cols
 		}
 		return ""
 	}
-	out, _, code := grpcCLI(t, "--semantics", "grpc", "explain", "../fixtures/grpc/failover.yaml")
+	out, _, code := runCLI("", getenv, "--semantics", "grpc", "explain", "../fixtures/grpc/failover.yaml")
 	if code != 0 || !strings.Contains(out, "svc  gRPC (grpc-core), xds_wrr_locality_experimental(round_robin)") ||
 		!strings.Contains(out, "P0           10       7  100%") {
 		t.Errorf("grpc text:\n%s", out)
 	}
 	cols = "200"
-	out, _, _ = grpcCLI(t, "--semantics", "both", "explain", "../fixtures/grpc/failover.yaml")
+	out, _, _ = runCLI("", getenv, "--semantics", "both", "explain", "../fixtures/grpc/failover.yaml")
 	first := strings.SplitN(out, "\n", 2)[0]
 	if !strings.HasPrefix(first, "ENVOY") || !strings.HasSuffix(first, "| gRPC") || !strings.Contains(out, "- load of priority 0: Envoy 98%; gRPC 100%") {
 		t.Errorf("side by side at 200 columns:\n%s", out)
 	}
 	cols = "80"
-	out, _, _ = grpcCLI(t, "--semantics", "both", "explain", "../fixtures/grpc/failover.yaml")
+	out, _, _ = runCLI("", getenv, "--semantics", "both", "explain", "../fixtures/grpc/failover.yaml")
 	if strings.Contains(out, " | ") || !strings.HasPrefix(out, "ENVOY\n") || !strings.Contains(out, "\ngRPC\n") {
 		t.Errorf("one after the other at 80 columns:\n%s", out)
 	}

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"math/bits"
@@ -23,9 +22,7 @@ func hashRun(t *testing.T, args ...string) (string, string, int) {
 	if _, err := os.Stat("fixtures/hash"); err != nil {
 		t.Chdir("..") // restored when the test ends
 	}
-	var out, errb bytes.Buffer
-	code := Main(append([]string{"lbctl"}, args...), strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
+	return runCLI("", nil, args...)
 }
 
 // hashJSON runs lbctl hash -o json and decodes the report; hashes are read

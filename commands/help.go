@@ -10,7 +10,9 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/quick"
+	"github.com/lbctl/lbctl/commands/term"
 )
 
 var helpOnce sync.Once
@@ -25,7 +27,8 @@ func useHelpPrinter() {
 		cli.HelpPrinter = func(w io.Writer, templ string, data any) {
 			var b bytes.Buffer
 			render(&b, templ, data, nil)
-			io.WriteString(w, quick.WrapHelp(b.String(), helpWidthFor(w)))
+			c, _ := data.(*cli.Command)
+			io.WriteString(w, quick.WrapHelp(b.String(), helpWidthFor(w, cmdutil.Getenv(c))))
 		}
 		stringer := cli.FlagStringer
 		cli.FlagStringer = func(f cli.Flag) string {
@@ -42,9 +45,9 @@ var repeatable = regexp.MustCompile(` \[ [^\]]*\]`)
 
 // helpWidthFor is the width help written to w may take (quick.HelpWidth,
 // which the early help answers with too).
-func helpWidthFor(w io.Writer) int {
-	f, _ := unguard(w).(*os.File)
-	return quick.HelpWidth(f, env)
+func helpWidthFor(w io.Writer, getenv func(string) string) int {
+	f, _ := term.Unguard(w).(*os.File)
+	return quick.HelpWidth(f, getenv)
 }
 
 // versionBlock is the VERSION section of urfave/cli's root help template.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lbctl/lbctl/commands/cmdutil"
 )
 
 // Under an address-space limit (ulimit -v) the default --max-input is
@@ -12,9 +14,9 @@ import (
 // an error naming it instead of the runtime's out-of-memory crash; an
 // explicit --max-input is honoured as given.
 func TestMaxInputFitsAddressSpace(t *testing.T) {
-	old := addressSpaceFit
-	addressSpaceFit = func() int64 { return 100 }
-	defer func() { addressSpaceFit = old }()
+	old := cmdutil.AddressSpaceFit
+	cmdutil.AddressSpaceFit = func() int64 { return 100 }
+	defer func() { cmdutil.AddressSpaceFit = old }()
 	f := filepath.Join(t.TempDir(), "big.yaml")
 	os.WriteFile(f, []byte("name: c\ntype: STATIC\nload_assignment: {cluster_name: c, endpoints: [{lb_endpoints: [{endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}}]}]}\n"), 0o644)
 	code, _, errs := termRun(t, nil, "explain", f)

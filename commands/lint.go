@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 
 	"github.com/urfave/cli/v3"
 
@@ -13,7 +14,7 @@ import (
 )
 
 func lintCommand() *cli.Command {
-	return &cli.Command{
+	return cmdutil.Declare(&cli.Command{
 		Name:      "lint",
 		Usage:     "check load-balancing configuration for mistakes Envoy rejects or silently mis-handles",
 		ArgsUsage: "[FILE ...]",
@@ -42,18 +43,22 @@ Examples:
   lbctl lint --strict --fail-on none fixtures/inputs/strict-dump.json`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output format: text, json, sarif or github",
-				Validator: oneOf("format", lintFormats...)},
+				Validator: cmdutil.OneOf("format", lintFormats...)},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 when a finding is at or above: error, warning, info or none",
-				Validator: oneOf("fail-on", "error", "warning", "info", "none")},
+				Validator: cmdutil.OneOf("fail-on", "error", "warning", "info", "none")},
 			&cli.StringSliceFlag{Name: "disable", Usage: "do not run this rule (ID or name; repeatable)"},
 			&cli.StringFlag{Name: "target", Value: "envoy", Usage: "data plane to judge for: envoy, grpc or both",
-				Validator: oneOf("target", "envoy", "grpc", "both")},
+				Validator: cmdutil.OneOf("target", "envoy", "grpc", "both")},
 			&cli.BoolFlag{Name: "merge", Usage: "check all inputs as one configuration (by default each bootstrap or config_dump is its own, and loose xDS resources form one per directory)"},
 			&cli.BoolFlag{Name: "strict", Usage: "report every unknown field, unknown extension type and v2 spelling one by one, also in files Envoy wrote (proto validation); by default lint reports only what concerns load balancing"},
-			kindFlag(),
-		}, liveFlags()...),
+			cmdutil.KindFlag(),
+		}, cmdutil.LiveFlags()...),
 		Action: runLint,
-	}
+	}, cmdutil.Support{
+		// -o json means --format json, --semantics means --target.
+		Output: []string{"json"}, Color: true, Semantics: []string{"grpc", "both"},
+		OutputMore: " (and --format sarif or github)", Check: checkLintGlobals,
+	})
 }
 
 func runLint(ctx context.Context, cmd *cli.Command) error {
@@ -62,13 +67,13 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	files := cmd.Args().Slice()
-	live, err := liveInputs(cmd)
+	live, err := cmdutil.LiveInputs(cmd)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 && live == nil {
-		if !stdinHasData(cmd) {
-			return usageErrorf("lint needs a FILE or directory (or - for standard input)")
+		if !cmdutil.StdinHasData(cmd) {
+			return cmdutil.UsageErrorf("lint needs a FILE or directory (or - for standard input)")
 		}
 		files = []string{"-"}
 	}
@@ -78,15 +83,15 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	}
 	// A running Envoy's config_dump and /clusters are one configuration.
 	merge := cmd.Bool("merge") || live != nil
-	cfgs, _ := config.LoadGroupsLimited(append(inputs, live...), cmd.String("kind"), merge, limits(cmd))
-	guardSecrets(cmd, cfgs...)
-	reportSkipped(cmd, cfgs...)
+	cfgs, _ := config.LoadGroupsLimited(append(inputs, live...), cmd.String("kind"), merge, cmdutil.Limits(cmd))
+	cmdutil.GuardSecrets(cmd, cfgs...)
+	cmdutil.ReportSkipped(cmd, cfgs...)
 	findings, err := adopt(cmd, lint.RunGroups(cfgs, opts))
 	if err != nil {
 		return err
 	}
 	if err := writeLint(cmd, findings, cfgs[0].Sources); err != nil {
-		return inputError(err)
+		return cmdutil.InputError(err)
 	}
 	// A file that cannot be read or parsed is an input error (exit 3),
 	// reported on stderr as well as among the findings.
@@ -99,10 +104,10 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		}
 	}
 	if len(fatal) > 0 {
-		return &exitError{code: ExitInput, msg: strings.Join(fatal, "\n")}
+		return cmdutil.InputErrorf("%s", strings.Join(fatal, "\n"))
 	}
 	if lint.Fails(findings, failOn) {
-		return silentExit(ExitFindings)
+		return cmdutil.SilentExit(ExitFindings)
 	}
 	return nil
 }
@@ -115,9 +120,9 @@ func lintOptions(cmd *cli.Command) (lint.Options, lint.Severity, error) {
 	if err != nil {
 		wd = "."
 	}
-	fc, err := lint.FindConfig(wd, limits(cmd).MaxInput)
+	fc, err := lint.FindConfig(wd, cmdutil.Limits(cmd).MaxInput)
 	if err != nil {
-		return opts, 0, usageErrorf("%v", err)
+		return opts, 0, cmdutil.UsageErrorf("%v", err)
 	}
 	failOn, target := cmd.String("fail-on"), lintTarget(cmd)
 	if cmd.String("csds") != "" && !cmd.IsSet("target") && !cmd.IsSet("semantics") {
@@ -135,17 +140,17 @@ func lintOptions(cmd *cli.Command) (lint.Options, lint.Severity, error) {
 	for _, d := range cmd.StringSlice("disable") {
 		for _, id := range strings.Split(d, ",") {
 			if lint.Lookup(strings.TrimSpace(id)) == nil {
-				return opts, 0, usageErrorf("--disable %q: no such rule (see lbctl rules)", id)
+				return opts, 0, cmdutil.UsageErrorf("--disable %q: no such rule (see lbctl rules)", id)
 			}
 			opts.Disable = append(opts.Disable, strings.TrimSpace(id))
 		}
 	}
 	sev, ok := lint.ParseSeverity(failOn)
 	if !ok {
-		return opts, 0, usageErrorf("--fail-on %q: expected error, warning, info or none", failOn)
+		return opts, 0, cmdutil.UsageErrorf("--fail-on %q: expected error, warning, info or none", failOn)
 	}
 	if opts.Targets, err = lint.ParseTargets(target); err != nil {
-		return opts, 0, usageErrorf("--target: %v", err)
+		return opts, 0, cmdutil.UsageErrorf("--target: %v", err)
 	}
 	return opts, sev, nil
 }

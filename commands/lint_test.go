@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,9 +11,8 @@ import (
 )
 
 func runLBCTL(args ...string) (int, string, string) {
-	var out, errb bytes.Buffer
-	code := Main(append([]string{"lbctl"}, args...), strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
+	out, errs, code := runCLI("", nil, args...)
+	return code, out, errs
 }
 
 // TestLintExitCodes: findings exit 1, --fail-on none 0, a clean file 0,

@@ -1,9 +1,11 @@
 package commands
 
 import (
-	"github.com/lbctl/lbctl/analyze/config"
-	"github.com/lbctl/lbctl/lint"
 	"github.com/urfave/cli/v3"
+
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/lint"
 )
 
 // lintFormat is lint's output format: --format, or the global -o json
@@ -28,10 +30,10 @@ func lintTarget(cmd *cli.Command) string {
 // checkLintGlobals rejects global flags that contradict lint's own.
 func checkLintGlobals(cmd *cli.Command) error {
 	if o, f := cmd.String("output"), cmd.String("format"); o != "text" && cmd.IsSet("format") && o != f {
-		return usageErrorf("-o %s and --format %s disagree: give one of them", o, f)
+		return cmdutil.UsageErrorf("-o %s and --format %s disagree: give one of them", o, f)
 	}
 	if s, t := cmd.String("semantics"), cmd.String("target"); cmd.IsSet("semantics") && cmd.IsSet("target") && s != t {
-		return usageErrorf("--semantics %s and --target %s disagree: give one of them", s, t)
+		return cmdutil.UsageErrorf("--semantics %s and --target %s disagree: give one of them", s, t)
 	}
 	return nil
 }
@@ -39,5 +41,5 @@ func checkLintGlobals(cmd *cli.Command) error {
 // writeLint writes the findings in lint's format through the command's
 // Term, so --color and NO_COLOR apply to the text format.
 func writeLint(cmd *cli.Command, fs []lint.Finding, src *config.Sources) error {
-	return writeFindings(termFor(cmd), lintFormat(cmd), fs, src)
+	return writeFindings(cmdutil.Term(cmd), lintFormat(cmd), fs, src)
 }

@@ -6,8 +6,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/encode"
+	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/lbctl/lbctl/lint"
 )
@@ -17,7 +19,7 @@ var lintFormats = []string{"text", "json", "sarif", "github"}
 
 // writeFindings writes findings in format; src gives source lines for the
 // text format's snippet, t its colours.
-func writeFindings(t *Term, format string, fs []lint.Finding, src *config.Sources) error {
+func writeFindings(t *term.IO, format string, fs []lint.Finding, src *config.Sources) error {
 	w := t.Out
 	switch format {
 	case "json":
@@ -32,11 +34,11 @@ func writeFindings(t *Term, format string, fs []lint.Finding, src *config.Source
 
 // writeLintText: FILE:LINE:COL: SEVERITY ID message [name], the source line
 // with a caret under the column, and the hint.
-func writeLintText(t *Term, fs []lint.Finding, src *config.Sources) error {
+func writeLintText(t *term.IO, fs []lint.Finding, src *config.Sources) error {
 	var b strings.Builder
-	bold, caret := t.Style().Bold(true), t.Style().Foreground(lipgloss.Color("10")).Bold(true)
+	bold, caret := t.Style().Bold(true), t.Paint(term.Good).Bold(true)
 	for _, f := range fs {
-		fmt.Fprintf(&b, "%s: %s %s %s [%s]\n", bold.Render(config.Escape(f.Pos.String())), severityStyle(t, f.Severity).Render(f.Severity.String()),
+		fmt.Fprintf(&b, "%s: %s %s %s [%s]\n", bold.Render(config.Escape(f.Pos.String())), cmdutil.SeverityStyle(t, f.Severity).Render(f.Severity.String()),
 			bold.Render(f.Rule), config.Escape(f.Message), f.Name)
 		// The snippet is a window around the column with secrets masked:
 		// a one-line JSON dump is never repeated whole (actionlint's
@@ -50,13 +52,6 @@ func writeLintText(t *Term, fs []lint.Finding, src *config.Sources) error {
 	}
 	_, err := io.WriteString(t.Out, b.String())
 	return err
-}
-
-// severityStyle colours a severity as compilers do: errors red, warnings
-// yellow, information cyan.
-func severityStyle(t *Term, s lint.Severity) lipgloss.Style {
-	c := map[lint.Severity]string{lint.SevError: "9", lint.SevWarning: "11", lint.SevInfo: "14"}[s]
-	return t.Style().Foreground(lipgloss.Color(c)).Bold(true)
 }
 
 type jsonFinding struct {
@@ -87,7 +82,7 @@ func writeLintJSON(w io.Writer, fs []lint.Finding) error {
 	}
 	s := lint.Summary(fs)
 	out.Summary.Error, out.Summary.Warning, out.Summary.Info = s[lint.SevError], s[lint.SevWarning], s[lint.SevInfo]
-	return writeJSON(w, out)
+	return encode.JSON(w, out)
 }
 
 // sarifLevel maps a severity to SARIF's result level.

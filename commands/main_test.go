@@ -3,17 +3,39 @@ package commands
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
+	"os"
 	"strings"
 	"testing"
 )
 
-// run executes lbctl in-process from the repository root's point of view
-// (tests run in commands/, so fixture paths start with ../).
+// update rewrites every golden file from the current output:
+// fixtures/diff/*/expected.*, commands/quick/*_gen.go, the README's console
+// outputs that have no … elision and the SVG outlines.
+var update = flag.Bool("update", false, "rewrite the golden files from the current output")
+
+// runCLI is the one way tests run lbctl: in-process, with stdin and the
+// environment getenv reads (nil: the process's), returning stdout, stderr
+// and the exit code. Tests run in commands/, so fixture paths start with
+// ../; every other helper below is a shorthand for it.
+func runCLI(stdin string, getenv func(string) string, args ...string) (stdout, stderr string, code int) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	var out, errb bytes.Buffer
+	code = Run(append([]string{"lbctl"}, args...), strings.NewReader(stdin), &out, &errb, getenv)
+	return out.String(), errb.String(), code
+}
+
+// only is an environment holding vars and nothing else.
+func only(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+// run is runCLI with the process's environment.
 func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code = Main(append([]string{"lbctl"}, args...), strings.NewReader(stdin), &out, &errb)
-	return out.String(), errb.String(), code
+	return runCLI(stdin, nil, args...)
 }
 
 func TestBadInputPositionsAndExitCodes(t *testing.T) {

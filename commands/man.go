@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/lbctl/lbctl/commands/cmdutil"
+
 	"github.com/urfave/cli/v3"
 )
 
@@ -13,7 +15,7 @@ import (
 // command tree, so every command and flag other engineers add is in it.
 // Hidden commands and hidden flags are left out, as in --help.
 func manCommand() *cli.Command {
-	return &cli.Command{
+	return cmdutil.Declare(&cli.Command{
 		Name:  "man",
 		Usage: "print lbctl's manual page (roff) generated from its commands and flags",
 		Description: `Prints the manual page for lbctl(1). View it with man -l, or install it.
@@ -23,12 +25,12 @@ Examples:
   lbctl man > /usr/local/share/man/man1/lbctl.1`,
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
-				return usageErrorf("man: unexpected argument %q", cmd.Args().First())
+				return cmdutil.UsageErrorf("man: unexpected argument %q", cmd.Args().First())
 			}
 			writeMan(cmd.Root().Writer, cmd.Root())
 			return nil
 		},
-	}
+	}, cmdutil.Support{})
 }
 
 // writeMan writes root's manual page.

@@ -9,8 +9,10 @@ import (
 	"github.com/lbctl/lbctl/analyze/config/fetch"
 	"github.com/lbctl/lbctl/analyze/observe"
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/encode"
+	"github.com/lbctl/lbctl/commands/term"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/urfave/cli/v3"
 )
 
@@ -24,38 +26,38 @@ func observeFlag() cli.Flag {
 func runObserve(cmd *cli.Command, cfg *config.Config, report *traffic.Report, window time.Duration) error {
 	time.Sleep(window)
 	in, err := fetch.AdminPath(cmd.String("admin"), "/clusters?format=json",
-		fetch.Options{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout"), MaxBytes: limits(cmd).MaxInput})
+		fetch.Options{AllowRemote: cmd.Bool("allow-remote"), Timeout: cmd.Duration("timeout"), MaxBytes: cmdutil.Limits(cmd).MaxInput})
 	if err != nil {
-		return inputError(err)
+		return cmdutil.InputError(err)
 	}
 	after, err := config.LoadBytes(in.Path, in.Data, config.KindAdmin)
 	if err != nil {
-		return inputError(err)
+		return cmdutil.InputError(err)
 	}
 	r := observe.Build(report, cfg.LiveHealth, after.LiveHealth, window)
-	return writeOutput(cmd, r, func(t *Term) { renderObserve(t, r) })
+	return cmdutil.WriteOutput(cmd, r, func(t *term.IO) { renderObserve(t, r) })
 }
 
-func renderObserve(t *Term, r *observe.Report) {
+func renderObserve(t *term.IO, r *observe.Report) {
 	for i, c := range r.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)
 		}
-		title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(c.Name)
-		fmt.Fprint(t.Out, headline(t, title, []string{c.Policy, strconv.FormatUint(c.Requests, 10) + " requests in " + r.Window})+"\n\n")
+		title := t.Paint(term.Title).Bold(true).Render(c.Name)
+		fmt.Fprint(t.Out, cmdutil.Headline(t, title, []string{c.Policy, strconv.FormatUint(c.Requests, 10) + " requests in " + r.Window})+"\n\n")
 		rows := make([][]string, 0, len(c.Hosts))
 		for _, h := range c.Hosts {
 			pred, z := "-", "-"
 			if h.Predicted != nil {
-				pred = fpct(*h.Predicted)
+				pred = cmdutil.FPct(*h.Predicted)
 			}
 			if h.Z != nil {
 				z = strconv.FormatFloat(*h.Z, 'f', 1, 64)
 			}
-			rows = append(rows, []string{h.Address, pred, fpct(h.Observed), strconv.FormatUint(h.Requests, 10), z, h.Verdict})
+			rows = append(rows, []string{h.Address, pred, cmdutil.FPct(h.Observed), strconv.FormatUint(h.Requests, 10), z, h.Verdict})
 		}
-		fmt.Fprintln(t.Out, t.newTable([]string{"HOST", "PREDICTED", "OBSERVED", "REQUESTS", "Z", "VERDICT"}, rows, 1, 2, 3, 4))
-		renderNotes(t, c.Notes)
+		fmt.Fprintln(t.Out, encode.Table(t, []string{"HOST", "PREDICTED", "OBSERVED", "REQUESTS", "Z", "VERDICT"}, rows, 1, 2, 3, 4))
+		cmdutil.Notes(t, c.Notes)
 	}
-	renderNotes(t, r.Notes)
+	cmdutil.Notes(t, r.Notes)
 }

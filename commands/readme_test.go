@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,8 +17,6 @@ type readmeExample struct {
 	cmd  string
 	want string
 }
-
-var updateReadme = flag.Bool("update-readme", false, "rewrite the console outputs of README.md and docs/*.md that have no … elision")
 
 // matchElided reports whether got is want, where a line "…" in want
 // stands for any run of lines.
@@ -126,7 +123,7 @@ func checkConsoleBlocks(t *testing.T, file string) {
 	lines := strings.Split(string(text), "\n")
 	examples := readmeExamples(t, string(text))
 	defer func() {
-		if *updateReadme {
+		if *update {
 			os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644)
 		}
 	}()
@@ -165,7 +162,7 @@ func checkConsoleBlocks(t *testing.T, file string) {
 			got = strings.Join(lines[:min(head, len(lines))], "")
 		}
 		got, want := strings.TrimRight(got, "\n"), strings.TrimRight(ex.want, "\n")
-		if *updateReadme && !strings.Contains(want, "…") && got != want {
+		if *update && !strings.Contains(want, "…") && got != want {
 			n := strings.Count(ex.want, "\n")
 			lines = append(lines[:ex.line], append(strings.Split(got, "\n"), lines[ex.line+n:]...)...)
 			shift := strings.Count(got, "\n") + 1 - n

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/lbctl/lbctl/lbmodel"
 	"github.com/urfave/cli/v3"
@@ -15,7 +17,7 @@ import (
 func budgetOrderFlag() cli.Flag {
 	return &cli.StringFlag{Name: "budget-order", Value: "file",
 		Usage:     "order in which failure budgets fail healthy hosts: file (last in file order first, as --set-health) or weight (heaviest first)",
-		Validator: oneOf("budget-order", "file", "weight")}
+		Validator: cmdutil.OneOf("budget-order", "file", "weight")}
 }
 
 func budgetOrder(cmd *cli.Command) lbmodel.FailOrder {
@@ -29,7 +31,7 @@ func budgetOrder(cmd *cli.Command) lbmodel.FailOrder {
 // can fail before its traffic moves, it panics, and the cluster (or the
 // aggregate) is in total panic or fails over; under each priority, one
 // line per locality (its hosts failing alone).
-func renderBudgets(t *Term, c traffic.ClusterReport) {
+func renderBudgets(t *term.IO, c traffic.ClusterReport) {
 	var lines []string
 	for _, p := range c.Priorities {
 		if p.Budget != nil {
@@ -76,7 +78,7 @@ func budgetFact(v *int, what string) string {
 // never total panic", after the lead fact (if any) and before the extra
 // ones, broken between facts to fit the terminal (continuations indented
 // under the head).
-func budgetLine(t *Term, head, lead string, b traffic.Budget, extra ...string) string {
+func budgetLine(t *term.IO, head, lead string, b traffic.Budget, extra ...string) string {
 	var facts []string
 	if lead != "" {
 		facts = append(facts, lead)
@@ -84,5 +86,5 @@ func budgetLine(t *Term, head, lead string, b traffic.Budget, extra ...string) s
 	facts = append(facts, budgetFact(b.BeforeSpill, "spill"), budgetFact(b.BeforePanic, "panic"), budgetFact(b.BeforeTotalPanic, "total panic"))
 	facts = append(facts, extra...)
 	indent := head[:len(head)-len(strings.TrimLeft(head, " "))]
-	return strings.Replace(headline(t, head+":", facts), "\n  ", "\n"+indent+"  ", -1)
+	return strings.Replace(cmdutil.Headline(t, head+":", facts), "\n  ", "\n"+indent+"  ", -1)
 }

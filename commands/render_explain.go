@@ -3,18 +3,15 @@ package commands
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/lbctl/lbctl/analyze/traffic"
-
-	"github.com/charmbracelet/lipgloss"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/encode"
+	"github.com/lbctl/lbctl/commands/term"
 )
 
-// topHosts is how many hosts text output lists without --all.
-const topHosts = 10
-
 // renderExplain writes the report as terminal sections, one per cluster.
-func renderExplain(t *Term, r *traffic.Report, all bool) {
+func renderExplain(t *term.IO, r *traffic.Report, all bool) {
 	for i, c := range r.Clusters {
 		if i > 0 {
 			fmt.Fprintln(t.Out)
@@ -23,34 +20,23 @@ func renderExplain(t *Term, r *traffic.Report, all bool) {
 	}
 }
 
-func pct(v int) string { return strconv.Itoa(v) + "%" }
-
-func fpct(v float64) string { return strconv.FormatFloat(v*100, 'f', 2, 64) + "%" }
-
-func yesNo(t *Term, b bool) string {
-	if b {
-		return t.Style().Foreground(lipgloss.Color("9")).Bold(true).Render("PANIC")
-	}
-	return "no"
-}
-
-func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
-	title := t.Style().Bold(true).Foreground(lipgloss.Color("11")).Render(c.Name)
+func renderCluster(t *term.IO, c traffic.ClusterReport, all bool) {
+	title := t.Paint(term.Title).Bold(true).Render(c.Name)
 	meta := []string{c.LbPolicy}
 	if c.Aggregate == nil {
 		meta = append(meta, fmt.Sprintf("overprovisioning %.2g", float64(c.OverprovisioningFactor)/100))
 	}
-	meta = append(meta, "panic threshold "+pct(c.PanicThreshold))
+	meta = append(meta, "panic threshold "+cmdutil.Pct(c.PanicThreshold))
 	if c.EndpointsMissing {
 		// Not an outage: the endpoints are elsewhere (a note says where).
-		meta = append(meta, t.Style().Foreground(lipgloss.Color("11")).Render("no endpoints in the input"))
+		meta = append(meta, t.Paint(term.Title).Render("no endpoints in the input"))
 	} else {
-		meta = append(meta, "availability "+pct(c.NormalizedTotalAvailability))
+		meta = append(meta, "availability "+cmdutil.Pct(c.NormalizedTotalAvailability))
 	}
 	if c.TotalPanic && !c.EndpointsMissing {
-		meta = append(meta, t.Style().Foreground(lipgloss.Color("9")).Bold(true).Render("TOTAL PANIC"))
+		meta = append(meta, t.Paint(term.Alarm).Bold(true).Render("TOTAL PANIC"))
 	}
-	fmt.Fprintln(t.Out, headline(t, title, meta))
+	fmt.Fprintln(t.Out, cmdutil.Headline(t, title, meta))
 	if c.File != "" {
 		fmt.Fprintln(t.Out, t.Style().Faint(true).Render("  "+c.File))
 	}
@@ -69,11 +55,11 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 			if degraded {
 				row = append(row, strconv.Itoa(p.Degraded))
 			}
-			row = append(row, strconv.Itoa(p.Excluded), pct(p.Health), pct(p.HealthyLoad))
+			row = append(row, strconv.Itoa(p.Excluded), cmdutil.Pct(p.Health), cmdutil.Pct(p.HealthyLoad))
 			if degraded {
-				row = append(row, pct(p.DegradedLoad))
+				row = append(row, cmdutil.Pct(p.DegradedLoad))
 			}
-			rows = append(rows, append(row, t.bar(load, 10), yesNo(t, p.Panic)))
+			rows = append(rows, append(row, t.Bar(load, 10), cmdutil.YesNo(t, p.Panic)))
 		}
 		headers := []string{"PRIORITY", "HOSTS", "HEALTHY", "EXCLUDED", "HEALTH", "LOAD", "", "PANIC"}
 		right := []int{1, 2, 3, 4, 5}
@@ -82,7 +68,7 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 			right = []int{1, 2, 3, 4, 5, 6, 7}
 		}
 		fmt.Fprintln(t.Out)
-		fmt.Fprintln(t.Out, t.newTable(headers, rows, right...))
+		fmt.Fprintln(t.Out, encode.Table(t, headers, rows, right...))
 		for _, p := range c.Priorities {
 			if len(p.Localities) == 0 {
 				continue
@@ -102,14 +88,14 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 				if weighted {
 					row = append(row, strconv.FormatFloat(l.EffectiveWeight, 'g', 6, 64))
 				}
-				lrows = append(lrows, append(row, fpct(l.Share), t.bar(l.Share, 10)))
+				lrows = append(lrows, append(row, cmdutil.FPct(l.Share), t.Bar(l.Share, 10)))
 			}
 			headers, right := []string{"LOCALITY", "HEALTHY", "SHARE", ""}, []int{1, 2}
 			if weighted {
 				headers, right = []string{"LOCALITY", "WEIGHT", "HEALTHY", "EFFECTIVE", "SHARE", ""}, []int{1, 2, 3, 4}
 			}
 			fmt.Fprintf(t.Out, "\nLocalities of P%d\n", p.Priority)
-			fmt.Fprintln(t.Out, t.newTable(headers, lrows, right...))
+			fmt.Fprintln(t.Out, encode.Table(t, headers, lrows, right...))
 		}
 	}
 	if z := c.ZoneRouting; z != nil {
@@ -130,53 +116,53 @@ func renderCluster(t *Term, c traffic.ClusterReport, all bool) {
 			bullet = "•"
 		}
 		for _, n := range c.Notes {
-			fmt.Fprintln(t.Out, wrap(bullet+" "+n, t.Width, "  "))
+			fmt.Fprintln(t.Out, cmdutil.Wrap(bullet+" "+n, t.Width, "  "))
 		}
 	}
 }
 
-func renderAggregate(t *Term, a *traffic.AggregateReport) {
+func renderAggregate(t *term.IO, a *traffic.AggregateReport) {
 	rows := make([][]string, 0, len(a.Levels))
 	for i, l := range a.Levels {
 		load := float64(l.HealthyLoad+l.DegradedLoad) / 100
 		child := "no"
 		if l.ChildPanic {
-			child = t.Style().Foreground(lipgloss.Color("9")).Render("panic")
+			child = t.Paint(term.Alarm).Render("panic")
 		}
-		rows = append(rows, []string{strconv.Itoa(i), l.Cluster, "P" + strconv.Itoa(l.Priority), pct(l.Health),
-			pct(l.HealthyLoad + l.DegradedLoad), t.bar(load, 10), yesNo(t, l.Panic), child})
+		rows = append(rows, []string{strconv.Itoa(i), l.Cluster, "P" + strconv.Itoa(l.Priority), cmdutil.Pct(l.Health),
+			cmdutil.Pct(l.HealthyLoad + l.DegradedLoad), t.Bar(load, 10), cmdutil.YesNo(t, l.Panic), child})
 	}
 	fmt.Fprintln(t.Out)
-	fmt.Fprintln(t.Out, t.newTable([]string{"LEVEL", "CLUSTER", "PRIORITY", "HEALTH", "LOAD", "", "PANIC", "CHILD PANIC"}, rows, 0, 3, 4))
+	fmt.Fprintln(t.Out, encode.Table(t, []string{"LEVEL", "CLUSTER", "PRIORITY", "HEALTH", "LOAD", "", "PANIC", "CHILD PANIC"}, rows, 0, 3, 4))
 	crow := make([][]string, 0, len(a.ClusterLoad))
 	for _, c := range a.ClusterLoad {
-		crow = append(crow, []string{c.Cluster, pct(c.Load), t.bar(float64(c.Load)/100, 20)})
+		crow = append(crow, []string{c.Cluster, cmdutil.Pct(c.Load), t.Bar(float64(c.Load)/100, 20)})
 	}
 	fmt.Fprintln(t.Out)
-	fmt.Fprintln(t.Out, t.newTable([]string{"CHILD CLUSTER", "TRAFFIC", ""}, crow, 1))
+	fmt.Fprintln(t.Out, encode.Table(t, []string{"CHILD CLUSTER", "TRAFFIC", ""}, crow, 1))
 }
 
-func renderHosts(t *Term, hosts []traffic.HostReport, all bool) {
+func renderHosts(t *term.IO, hosts []traffic.HostReport, all bool) {
 	if len(hosts) == 0 {
 		return
 	}
 	shown := hosts
-	if !all && len(hosts) > topHosts {
-		shown = hosts[:topHosts]
+	if !all && len(hosts) > cmdutil.TopHosts {
+		shown = hosts[:cmdutil.TopHosts]
 	}
 	aggregate := hosts[0].Cluster != ""
 	rows := make([][]string, 0, len(shown))
 	for _, h := range shown {
 		share, bar := "-", ""
 		if h.Share != nil {
-			share, bar = fpct(*h.Share), t.bar(*h.Share, 10)
+			share, bar = cmdutil.FPct(*h.Share), t.Bar(*h.Share, 10)
 		}
 		row := []string{}
 		if aggregate {
 			row = append(row, h.Cluster)
 		}
 		row = append(row, h.Address, "P"+strconv.Itoa(h.Priority), localityName(h.Region, h.Zone, h.SubZone),
-			healthText(h.Health), strconv.FormatUint(uint64(h.Weight), 10), share, bar)
+			cmdutil.HealthText(h.Health), strconv.FormatUint(uint64(h.Weight), 10), share, bar)
 		rows = append(rows, row)
 	}
 	headers := []string{"HOST", "PRIORITY", "LOCALITY", "HEALTH", "WEIGHT", "SHARE", ""}
@@ -186,17 +172,11 @@ func renderHosts(t *Term, hosts []traffic.HostReport, all bool) {
 		right = []int{5, 6}
 	}
 	fmt.Fprintln(t.Out)
-	fmt.Fprintln(t.Out, t.newTable(headers, rows, right...))
+	fmt.Fprintln(t.Out, encode.Table(t, headers, rows, right...))
 	if len(shown) < len(hosts) {
-		fmt.Fprintln(t.Out, t.Style().Faint(true).Render(fmt.Sprintf("%s %d more hosts (--all lists every host)", t.ellipsis(), len(hosts)-len(shown))))
+		fmt.Fprintln(t.Out, t.Style().Faint(true).Render(fmt.Sprintf("%s %d more hosts (--all lists every host)", t.Ellipsis(), len(hosts)-len(shown))))
 	}
 }
-
-// healthText is a host's health in Envoy's own vocabulary, the EDS
-// health_status name (UNKNOWN, HEALTHY, DEGRADED, UNHEALTHY, DRAINING,
-// TIMEOUT), the same word in every table and in JSON. UNKNOWN and HEALTHY
-// both count as healthy (HostImplBase::setEdsHealthFlag).
-func healthText(status string) string { return status }
 
 func localityName(region, zone, subZone string) string {
 	switch {
@@ -206,57 +186,4 @@ func localityName(region, zone, subZone string) string {
 		return region + "/" + zone
 	}
 	return region + "/" + zone + "/" + subZone
-}
-
-// wrap breaks s into lines of at most width columns, indenting the rest.
-func wrap(s string, width int, indent string) string {
-	if width == 0 {
-		width = 100
-	}
-	if width < 40 {
-		width = 40
-	}
-	var b strings.Builder
-	line := 0
-	for i, w := range strings.Fields(s) {
-		n := lipgloss.Width(w)
-		if i > 0 && line+1+n > width {
-			b.WriteString("\n" + indent)
-			line = len(indent)
-		} else if i > 0 {
-			b.WriteByte(' ')
-			line++
-		}
-		b.WriteString(w)
-		line += n
-	}
-	return b.String()
-}
-
-// headline writes a cluster's name and its facts separated by t.sep(),
-// breaking between facts (never inside one) so that the line is not
-// wrapped by an 80-column terminal in the middle of a number.
-func headline(t *Term, title string, facts []string) string {
-	sep := t.sep()
-	faint := t.Style().Faint(true)
-	var b strings.Builder
-	b.WriteString(title)
-	line := lipgloss.Width(title)
-	for i, f := range facts {
-		n := lipgloss.Width(f)
-		switch {
-		case i == 0:
-			b.WriteString("  ")
-			line += 2
-		case t.Width > 0 && line+len(sep)+n > t.Width:
-			b.WriteString("\n  ")
-			line = 2
-		default:
-			b.WriteString(faint.Render(sep))
-			line += lipgloss.Width(sep)
-		}
-		b.WriteString(faint.Render(f))
-		line += n
-	}
-	return b.String()
 }

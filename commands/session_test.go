@@ -8,7 +8,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/proxyless"
 )
 
-func session(t *testing.T, args ...string) proxyless.SessionReport {
+func sessionPick(t *testing.T, args ...string) proxyless.SessionReport {
 	t.Helper()
 	var r proxyless.SessionReport
 	grpcJSON(t, &r, append([]string{"session", "../fixtures/grpc/session.yaml"}, args...)...)
@@ -52,7 +52,7 @@ func TestSessionA75Pick(t *testing.T) {
 			[]string{"--cookie", "10.40.1.1:80", "--ready", "svc/0=no"}, "pick", "10.40.1.1:80", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := session(t, append([]string{"--cluster", "svc"}, tc.args...)...)
+			r := sessionPick(t, append([]string{"--cluster", "svc"}, tc.args...)...)
 			host := ""
 			if r.Host != nil {
 				host = *r.Host
@@ -66,7 +66,7 @@ func TestSessionA75Pick(t *testing.T) {
 }
 
 func TestSessionConfig(t *testing.T) {
-	r := session(t, "--cluster", "svc", "--cookie", "10.40.0.1:80")
+	r := sessionPick(t, "--cluster", "svc", "--cookie", "10.40.0.1:80")
 	if strings.Join(r.OverrideHostStatus, ",") != "HEALTHY,UNKNOWN,DRAINING" || r.IdleTimeoutSeconds != 600 {
 		t.Errorf("svc: override_host_status %v, idle_timeout %gs", r.OverrideHostStatus, r.IdleTimeoutSeconds)
 	}
@@ -75,7 +75,7 @@ func TestSessionConfig(t *testing.T) {
 	}
 	// Default [UNKNOWN, HEALTHY]: DRAINING is not overridable; the idle
 	// timeout in typed_extension_protocol_options is Envoy's, gRPC's is 1 h.
-	r = session(t, "--cluster", "plain", "--cookie", "10.41.0.2:80")
+	r = sessionPick(t, "--cluster", "plain", "--cookie", "10.41.0.2:80")
 	if r.Result != "delegate" || strings.Join(r.OverrideHostStatus, ",") != "UNKNOWN,HEALTHY" || r.IdleTimeoutSeconds != 3600 {
 		t.Errorf("plain: %s, %v, %gs", r.Result, r.OverrideHostStatus, r.IdleTimeoutSeconds)
 	}
@@ -116,7 +116,7 @@ func TestSessionErrors(t *testing.T) {
 // grpc-go implements no xds_override_host (gRFC A75): the cookie is
 // ignored and the child policy picks (issue 14: it used to answer as C-core).
 func TestSessionGRPCGo(t *testing.T) {
-	r := session(t, "--cluster", "svc", "--cookie", "10.40.0.2:80", "--grpc-impl", "go")
+	r := sessionPick(t, "--cluster", "svc", "--cookie", "10.40.0.2:80", "--grpc-impl", "go")
 	if r.Result != "delegate" || r.Host != nil || !strings.Contains(r.Reason, "grpc-go has no stateful session affinity") {
 		t.Errorf("%+v", r)
 	}

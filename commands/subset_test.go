@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -17,12 +16,7 @@ const subsetFixtures = "../fixtures/subset/"
 // the output.
 func runSubsetCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	old := env
-	env = func(string) string { return "" }
-	defer func() { env = old }()
-	var out, errb bytes.Buffer
-	code := Main(append([]string{"lbctl"}, args...), strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
+	return runCLI("", only(nil), args...)
 }
 
 // subsetJSON is the part of `lbctl subset -o json` the tests read.

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"encoding/xml"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,10 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbctl/lbctl/commands/sweep"
 	"github.com/lbctl/lbctl/lbmodel"
 )
-
-var updateSVG = flag.Bool("update-svg", false, "rewrite the SVG outline golden files")
 
 // svgOutline is an SVG's structure: one line per element (name, class,
 // data-series) and per text, indented by depth, without coordinates, so
@@ -70,7 +68,7 @@ func TestSweepSVGGolden(t *testing.T) {
 			}
 			got := svgOutline(t, string(svg))
 			golden := filepath.Join("testdata", c.golden)
-			if *updateSVG {
+			if *update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -80,7 +78,7 @@ func TestSweepSVGGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got != string(want) {
-				t.Errorf("SVG outline differs from %s (go test ./commands -run SVG -update-svg):\n%s", golden, got)
+				t.Errorf("SVG outline differs from %s (go test ./commands -run SVG -update):\n%s", golden, got)
 			}
 		})
 	}
@@ -92,7 +90,7 @@ func TestSweepSVGEscapes(t *testing.T) {
 		{Steps: []lbmodel.SweepStep{{Healthy: 1, Total: 1, Health: 100}}, ClusterLoad: []lbmodel.ClusterLoad{{Cluster: "<script>", Load: 100}}},
 		{Steps: []lbmodel.SweepStep{{Healthy: 0, Total: 1, Health: 0}}, ClusterLoad: []lbmodel.ClusterLoad{{Cluster: "<script>", Load: 100}}, TotalPanic: true},
 	}}
-	out := svgOutline(t, sweepSVG(s))
+	out := svgOutline(t, sweep.SVG(s))
 	for _, want := range []string{`"a<b>&\"c: load per child cluster as x</title> loses health"`, `"<script>"`, `line class="panic"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("outline lacks %s:\n%s", want, out)
@@ -121,7 +119,7 @@ func TestReadmeChart(t *testing.T) {
 // sequence and a newline gives well-formed XML without raw controls.
 func TestSweepSVGEscapesControlCharacters(t *testing.T) {
 	s := lbmodel.Sweep{Cluster: "web\x1b[2J\n<b>&"}
-	svg := sweepSVG(s)
+	svg := sweep.SVG(s)
 	if strings.ContainsAny(svg, "\x1b") || !strings.Contains(svg, `web\x1b[2J\n&lt;b&gt;&amp;`) {
 		t.Errorf("cluster name not escaped:\n%.600s", svg)
 	}

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/explain"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/charmbracelet/lipgloss"
 )
@@ -19,51 +19,8 @@ import (
 // stdout and stderr.
 func termRun(t *testing.T, vars map[string]string, args ...string) (int, string, string) {
 	t.Helper()
-	old := env
-	env = func(k string) string { return vars[k] }
-	defer func() { env = old }()
-	var out, errb bytes.Buffer
-	code := Main(append([]string{"lbctl"}, args...), strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
-func TestDecideTerm(t *testing.T) {
-	for _, tc := range []struct {
-		name      string
-		d         termDecision
-		env       map[string]string
-		color     bool
-		dumb      bool
-		width     int
-		wantTTY   bool
-		skipWidth bool
-	}{
-		{name: "tty auto", d: termDecision{tty: true, ttyWidth: 120, color: "auto"}, color: true, width: 120, wantTTY: true},
-		{name: "pipe auto", d: termDecision{color: "auto"}, color: false, width: 0},
-		{name: "pipe ignores a stale tty width", d: termDecision{ttyWidth: 120, color: "auto"}, width: 0},
-		{name: "tty NO_COLOR", d: termDecision{tty: true, ttyWidth: 80, color: "auto"}, env: map[string]string{"NO_COLOR": "1"}, width: 80, wantTTY: true},
-		{name: "NO_COLOR empty means unset", d: termDecision{tty: true, color: "auto"}, env: map[string]string{"NO_COLOR": ""}, color: true, wantTTY: true},
-		{name: "NO_COLOR beats CLICOLOR_FORCE", d: termDecision{tty: true, color: "auto"}, env: map[string]string{"NO_COLOR": "1", "CLICOLOR_FORCE": "1"}, wantTTY: true},
-		{name: "pipe CLICOLOR_FORCE", d: termDecision{color: "auto"}, env: map[string]string{"CLICOLOR_FORCE": "1"}, color: true},
-		{name: "CLICOLOR_FORCE=0 is not forcing", d: termDecision{color: "auto"}, env: map[string]string{"CLICOLOR_FORCE": "0"}},
-		{name: "tty TERM=dumb", d: termDecision{tty: true, ttyWidth: 80, color: "auto"}, env: map[string]string{"TERM": "dumb"}, dumb: true, width: 80, wantTTY: true},
-		{name: "TERM=dumb with CLICOLOR_FORCE", d: termDecision{tty: true, color: "auto"}, env: map[string]string{"TERM": "dumb", "CLICOLOR_FORCE": "1"}, color: true, dumb: true, wantTTY: true},
-		{name: "--color always beats NO_COLOR", d: termDecision{color: "always"}, env: map[string]string{"NO_COLOR": "1"}, color: true},
-		{name: "--color always on dumb terminal", d: termDecision{tty: true, color: "always"}, env: map[string]string{"TERM": "dumb"}, color: true, dumb: true, wantTTY: true},
-		{name: "--color never beats CLICOLOR_FORCE", d: termDecision{tty: true, color: "never"}, env: map[string]string{"CLICOLOR_FORCE": "1"}, wantTTY: true},
-		{name: "COLUMNS overrides tty width", d: termDecision{tty: true, ttyWidth: 200, color: "never"}, env: map[string]string{"COLUMNS": "80"}, width: 80, wantTTY: true},
-		{name: "COLUMNS applies in a pipe", d: termDecision{color: "auto"}, env: map[string]string{"COLUMNS": "100"}, width: 100},
-		{name: "COLUMNS garbage ignored", d: termDecision{tty: true, ttyWidth: 90, color: "auto"}, env: map[string]string{"COLUMNS": "wide"}, color: true, width: 90, wantTTY: true},
-		{name: "COLUMNS zero ignored", d: termDecision{tty: true, ttyWidth: 90, color: "auto"}, env: map[string]string{"COLUMNS": "0"}, color: true, width: 90, wantTTY: true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tty, color, dumb, width := decideTerm(tc.d, func(k string) string { return tc.env[k] })
-			if tty != tc.wantTTY || color != tc.color || dumb != tc.dumb || width != tc.width {
-				t.Errorf("decideTerm = tty %v color %v dumb %v width %d; want tty %v color %v dumb %v width %d",
-					tty, color, dumb, width, tc.wantTTY, tc.color, tc.dumb, tc.width)
-			}
-		})
-	}
+	out, errs, code := runCLI("", only(vars), args...)
+	return code, out, errs
 }
 
 var escape = regexp.MustCompile("\x1b")
@@ -121,12 +78,8 @@ func explainFixture(t *testing.T, width int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	old := env
-	env = func(string) string { return "" }
-	defer func() { env = old }()
-	tm := newTerm(&b, "never")
-	tm.TTY, tm.Width = true, width
+	tm, b := term.Test()
+	tm.SetTerminal(width)
 	renderExplain(tm, rep, true)
 	return b.String()
 }
@@ -153,32 +106,5 @@ func TestExplainFitsTerminalWidth(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^primary\s+10\.0\.0\.1:8080\s+P0\s+-\s+UNKNOWN\s+1\s+2\.80%`).MatchString(out) {
 			t.Errorf("width %d: aggregate host row for 10.0.0.1 not on one line:\n%s", width, out)
 		}
-	}
-}
-
-// A share bar is the same in every table: eighth blocks on a terminal,
-// '#' and '.' in a pipe.
-func TestBar(t *testing.T) {
-	var b bytes.Buffer
-	old := env
-	env = func(string) string { return "" }
-	defer func() { env = old }()
-	pipe := newTerm(&b, "never")
-	if got := pipe.bar(0.7, 10); got != "#######..." {
-		t.Errorf("pipe bar(0.7) = %q", got)
-	}
-	if got := pipe.bar(-1, 4); got != "...." {
-		t.Errorf("pipe bar(-1) = %q", got)
-	}
-	tty := newTerm(&b, "never")
-	tty.TTY = true
-	if got := tty.bar(0.34, 10); got != "███▍      " {
-		t.Errorf("tty bar(0.34) = %q", got)
-	}
-	if got := tty.bar(2, 3); got != "███" {
-		t.Errorf("tty bar(2) = %q", got)
-	}
-	if got := tty.bar(0.5, 0); got != "" {
-		t.Errorf("bar width 0 = %q", got)
 	}
 }

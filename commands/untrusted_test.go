@@ -14,6 +14,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/subset"
 	"github.com/lbctl/lbctl/analyze/traffic"
+	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
@@ -29,9 +30,9 @@ func TestEmptySlicesNotNull(t *testing.T) {
 		&proxyless.BothReport{},
 		&lbmodel.Sweep{},
 	} {
-		emptySlices(v)
+		encode.EmptySlices(v)
 		var b bytes.Buffer
-		if err := writeJSON(&b, v); err != nil {
+		if err := encode.JSON(&b, v); err != nil {
 			t.Fatal(err)
 		}
 		if m := nullList.FindString(b.String()); m != "" {
@@ -55,7 +56,7 @@ func TestEmptySlicesNotNull(t *testing.T) {
 // text renderers, map keys included; lbctl's own prose is unchanged.
 func TestEscapeStrings(t *testing.T) {
 	r := &traffic.Report{Clusters: []traffic.ClusterReport{{Name: "a\x1b[2J\nb", Notes: []string{"P0 → P1 · ok"}}}}
-	escapeStrings(r)
+	encode.EscapeStrings(r)
 	if got := r.Clusters[0].Name; got != `a\x1b[2J\nb` {
 		t.Errorf("name %q", got)
 	}
@@ -63,46 +64,9 @@ func TestEscapeStrings(t *testing.T) {
 		t.Errorf("note %q", got)
 	}
 	m := &struct{ M map[string][]string }{M: map[string][]string{"k\x07": {"v\x1b"}}}
-	escapeStrings(m)
+	encode.EscapeStrings(m)
 	if got := m.M[`k\a`]; len(got) != 1 || got[0] != `v\x1b` || len(m.M) != 1 {
 		t.Errorf("map %q", m.M)
-	}
-}
-
-// TestGuard: the output guard escapes control characters, lets lbctl's own
-// colour through only when colour is on, and redacts secrets in their
-// plain and JSON spellings.
-func TestGuard(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		ansi bool
-		want string
-	}{
-		{"ok\tcol\n", false, "ok\tcol\n"},
-		{"\x1b[1;31mred\x1b[0m", false, `\x1b[1;31mred\x1b[0m`},
-		{"\x1b[1;31mred\x1b[0m", true, "\x1b[1;31mred\x1b[0m"},
-		{"\r\x1b[Kprogress", true, "\r\x1b[Kprogress"},
-		{"\r\x1b[Kprogress", false, `\r\x1b[Kprogress`},
-		{"\x1b]0;title\x07", true, `\x1b]0;title\a`},
-		{"\x1b[2J", true, `\x1b[2J`},
-		{"rtl\u202eevil \u009b", true, `rtl\u202eevil \u009b`},
-		{"naïve → ok", false, "naïve → ok"},
-		{`{"name": "a` + "\x7f" + `b"}`, false, `{"name": "a\u007fb"}`},
-	} {
-		var b bytes.Buffer
-		g := &guard{w: &b, ansi: c.ansi}
-		g.Write([]byte(c.in))
-		if b.String() != c.want {
-			t.Errorf("guard(%q, ansi %v) = %q, want %q", c.in, c.ansi, b.String(), c.want)
-		}
-	}
-	var b bytes.Buffer
-	g := &guard{w: &b}
-	g.addSecrets([]string{"s3cr\"et<value>"})
-	writeJSON(g, map[string]string{"v": "x s3cr\"et<value> y"})
-	g.Write([]byte("plain s3cr\"et<value>\n"))
-	if strings.Contains(b.String(), "s3cr") || strings.Count(b.String(), redacted) != 2 {
-		t.Errorf("not redacted:\n%s", b.String())
 	}
 }
 
@@ -163,38 +127,6 @@ func TestLongValuesCapped(t *testing.T) {
 	}
 }
 
-// TestPlainOutputIsUnescaped: the guard's fast path is taken only for
-// bytes escapeOutput leaves alone, with and without ansi.
-func TestPlainOutputIsUnescaped(t *testing.T) {
-	check := func(p []byte) {
-		if !plainOutput(p) {
-			return
-		}
-		for _, ansi := range []bool{false, true} {
-			if e := escapeOutput(string(p), ansi); e != string(p) {
-				t.Fatalf("plainOutput(%q) but escapeOutput gives %q (ansi %v)", p, e, ansi)
-			}
-		}
-	}
-	for c := range 256 {
-		check([]byte{byte(c)})
-		check([]byte{'a', byte(c), 'b'})
-	}
-	check([]byte("{\n  \"name\": \"web\",\n\t\"share\": 0.5\n}\n"))
-	for r := rune(0x80); r < 0x3000; r++ {
-		check([]byte("a" + string(r) + "b"))
-		check([]byte{'a', byte(r >> 8), byte(r)})
-	}
-	for _, s := range []string{"—", "→", "é", "中", "\xe2\x80", "\xc2"} {
-		if !plainOutput([]byte(s)) {
-			t.Errorf("%q takes the slow path", s)
-		}
-	}
-	if plainOutput([]byte("a\x1b[31mb")) || plainOutput([]byte("a\u202eb")) || plainOutput([]byte("a\x7f")) || plainOutput([]byte("\r")) {
-		t.Fatal("a control character passed the fast path")
-	}
-}
-
 // TestEscapeStringsAliases: a pointer to a slice's first element, or a
 // shorter slice of the same array, visited first does not hide the rest
 // of the slice, and a value reached twice is escaped once.
@@ -206,7 +138,7 @@ func TestEscapeStringsAliases(t *testing.T) {
 		Short []item
 		All   []item
 	}{First: &items[0], Short: items[:1], All: items}
-	escapeStrings(r)
+	encode.EscapeStrings(r)
 	for i, want := range []string{`a\x1b`, `b\n`, `c\a`} {
 		if items[i].Name != want {
 			t.Errorf("item %d: %q, want %q", i, items[i].Name, want)

@@ -15,6 +15,9 @@ import (
 	"github.com/lbctl/lbctl/analyze/proxyless"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/analyze/watch"
+	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/encode"
+	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/urfave/cli/v3"
 )
@@ -36,14 +39,14 @@ func checkWatch(cmd *cli.Command, semantics string) error {
 		return nil
 	}
 	switch {
-	case !live(cmd):
-		return usageErrorf("--watch needs --admin URL or --csds ADDR (it fetches the live state again)")
+	case !cmdutil.Live(cmd):
+		return cmdutil.UsageErrorf("--watch needs --admin URL or --csds ADDR (it fetches the live state again)")
 	case cmd.Duration("observe") > 0:
-		return usageErrorf("--watch and --observe cannot be combined")
+		return cmdutil.UsageErrorf("--watch and --observe cannot be combined")
 	case semantics == "both":
-		return usageErrorf("--watch shows one semantics: give --semantics envoy or grpc")
+		return cmdutil.UsageErrorf("--watch shows one semantics: give --semantics envoy or grpc")
 	case cmd.String("output") != "text" && cmd.String("output") != "json":
-		return usageErrorf("--watch writes text or JSON (the first report, then one JSON object per fetch)")
+		return cmdutil.UsageErrorf("--watch writes text or JSON (the first report, then one JSON object per fetch)")
 	}
 	return nil
 }
@@ -52,7 +55,7 @@ func checkWatch(cmd *cli.Command, semantics string) error {
 // the --cluster names that exist now (all clusters without --cluster): a
 // cluster that went away is a change, not an error.
 func explainSnapshot(cmd *cli.Command, opt model.Options, semantics string) (*traffic.Report, error) {
-	cfg, err := loadInputs(cmd, cmd.Args().Slice())
+	cfg, err := cmdutil.LoadInputs(cmd, cmd.Args().Slice())
 	if err != nil {
 		return nil, err
 	}
@@ -85,14 +88,14 @@ func runExplainWatch(ctx context.Context, cmd *cli.Command, cfg *config.Config, 
 	report, err := buildTraffic(cmd, cfg, clusters, opt, semantics)
 	if err != nil {
 		if semantics == "grpc" {
-			return usageErrorf("%v", err) // --ready problems, as runExplainGRPC
+			return cmdutil.UsageErrorf("%v", err) // --ready problems, as runExplainGRPC
 		}
-		return inputError(err)
+		return cmdutil.InputError(err)
 	}
-	render := func(t *Term) { renderExplain(t, report, cmd.Bool("all")) }
+	render := func(t *term.IO) { renderExplain(t, report, cmd.Bool("all")) }
 	if semantics == "grpc" {
 		g, _ := grpcOptions(cmd, opt) // buildTraffic has checked them
-		render = func(t *Term) { renderExplainGRPC(t, report, g.Impl, cmd.Bool("all")) }
+		render = func(t *term.IO) { renderExplainGRPC(t, report, g.Impl, cmd.Bool("all")) }
 	}
 	return runWatch(ctx, cmd, report, render, func() (*traffic.Report, error) { return explainSnapshot(cmd, opt, semantics) })
 }
@@ -101,10 +104,10 @@ func runExplainWatch(ctx context.Context, cmd *cli.Command, cfg *config.Config, 
 // and prints what changed since the last fetch that worked, until ctx ends
 // (Ctrl-C). A failed fetch is reported and the watch goes on: the proxy may
 // be restarting.
-func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, render func(*Term), snapshot func() (*traffic.Report, error)) error {
+func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, render func(*term.IO), snapshot func() (*traffic.Report, error)) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	if err := writeOutput(cmd, first, render); err != nil {
+	if err := cmdutil.WriteOutput(cmd, first, render); err != nil {
 		return err
 	}
 	if cmd.String("output") != "json" {
@@ -115,20 +118,18 @@ func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, rend
 		snapshot = func() (*traffic.Report, error) {
 			cur, err := fetch()
 			if err == nil {
-				escapeTrafficStrings(cur)
+				encode.EscapeTrafficStrings(cur)
 			}
 			return cur, err
 		}
 	}
-	t := termFor(cmd)
+	t := cmdutil.Term(cmd)
 	if !t.Unicode() {
-		plain := *t
-		plain.Out = asciiWriter{t.Out}
-		t = &plain
+		t = t.WithOut(encode.ASCII{W: t.Out})
 	}
 	return watchLoop(ctx, cmd.Duration("watch"), watchRounds, first, snapshot, func(f watch.Fetch) error {
 		if cmd.String("output") != "json" {
-			escapeStrings(&f) // fetch errors too; Escape leaves escaped names as they are
+			encode.EscapeStrings(&f) // fetch errors too; Escape leaves escaped names as they are
 			renderFetch(t, f)
 			return nil
 		}
@@ -169,7 +170,7 @@ func watchLoop(ctx context.Context, every time.Duration, rounds int, first *traf
 }
 
 // renderFetch writes "[15:04:05Z] fetch 2: 1 change" and one line per change.
-func renderFetch(t *Term, f watch.Fetch) {
+func renderFetch(t *term.IO, f watch.Fetch) {
 	stamp := f.Time
 	if tm, err := time.Parse(time.RFC3339, f.Time); err == nil {
 		stamp = tm.Format("15:04:05Z")
@@ -225,5 +226,5 @@ func shareText(v any) string {
 	if !ok {
 		return "-"
 	}
-	return strings.TrimSpace(fpct(f))
+	return strings.TrimSpace(cmdutil.FPct(f))
 }

@@ -1,0 +1,90 @@
+package cmdutil
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lbctl/lbctl/analyze/config"
+
+	"github.com/urfave/cli/v3"
+)
+
+// LoadInputs reads the FILE arguments (or stdin for "-") as one
+// configuration. Load errors are input errors (exit 3); warnings are
+// printed to stderr and do not stop the command.
+func LoadInputs(cmd *cli.Command, files []string) (*config.Config, error) {
+	inputs := make([]config.Input, len(files))
+	for i, f := range files {
+		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader, SkipNonEnvoy: cmd.Bool("skip-non-envoy")}
+	}
+	live, err := LiveInputs(cmd)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.LoadLimited(append(inputs, live...), cmd.String("kind"), Limits(cmd))
+	GuardSecrets(cmd, cfg)
+	if err != nil {
+		return cfg, InputError(err)
+	}
+	return cfg, nil
+}
+
+// LoadCluster is the start of the single-cluster commands (hash, subset,
+// session): read the FILE arguments (stdin when there are none), print the
+// load warnings, and find the --cluster.
+func LoadCluster(cmd *cli.Command, name string) (*config.Config, *config.Cluster, error) {
+	files := cmd.Args().Slice()
+	if len(files) == 0 && !Live(cmd) {
+		files = []string{"-"}
+	}
+	cfg, err := LoadInputs(cmd, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	PrintWarnings(cmd, cfg)
+	clusters, err := SelectClusters(cfg, []string{name})
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, clusters[0], nil
+}
+
+// PrintWarnings writes load warnings to stderr (see reportWarnings).
+func PrintWarnings(cmd *cli.Command, cfg *config.Config) { ReportWarnings(cmd, cfg) }
+
+// SelectClusters resolves --cluster names (all clusters when none given).
+// An unknown name is a usage error that lists the known names.
+func SelectClusters(cfg *config.Config, names []string) ([]*config.Cluster, error) {
+	if len(names) == 0 {
+		return cfg.Clusters, nil
+	}
+	var out []*config.Cluster
+	for _, n := range names {
+		cl := cfg.Cluster(n)
+		if cl == nil {
+			return nil, UsageErrorf("--cluster %q: no such cluster in %s; the clusters are: %s",
+				n, strings.Join(cfg.Files, ", "), KnownClusters(cfg))
+		}
+		out = append(out, cl)
+	}
+	return out, nil
+}
+
+func KnownClusters(cfg *config.Config) string {
+	names := cfg.ClusterNames()
+	if len(names) == 0 {
+		return "(none)"
+	}
+	sort.Strings(names)
+	if len(names) > 20 {
+		names = append(names[:20], fmt.Sprintf("… and %d more", len(names)-20))
+	}
+	return strings.Join(names, ", ")
+}
+
+// KindFlag forces the document kind.
+func KindFlag() cli.Flag {
+	return &cli.StringFlag{Name: "kind", Usage: "read every document as this kind instead of detecting it: " + strings.Join(config.Kinds, ", "),
+		Validator: OneOf("kind", config.Kinds...)}
+}
