@@ -79,12 +79,13 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	}
 	inputs := make([]config.Input, len(files))
 	for i, f := range files {
-		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader}
+		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader, SkipNonEnvoy: cmd.Bool("skip-non-envoy")}
 	}
 	// A running Envoy's config_dump and /clusters are one configuration.
 	merge := cmd.Bool("merge") || live != nil
 	cfgs, _ := config.LoadGroupsLimited(append(inputs, live...), cmd.String("kind"), merge, cmdutil.Limits(cmd))
 	cmdutil.GuardSecrets(cmd, cfgs...)
+	cmdutil.ReportSkipped(cmd, cfgs...)
 	findings, err := adopt(cmd, lint.RunGroups(cfgs, opts))
 	if err != nil {
 		return err

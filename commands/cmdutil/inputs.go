@@ -16,7 +16,7 @@ import (
 func LoadInputs(cmd *cli.Command, files []string) (*config.Config, error) {
 	inputs := make([]config.Input, len(files))
 	for i, f := range files {
-		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader}
+		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader, SkipNonEnvoy: cmd.Bool("skip-non-envoy")}
 	}
 	live, err := LiveInputs(cmd)
 	if err != nil {
