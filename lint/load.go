@@ -32,13 +32,7 @@ func loadRule(code string) func(p *Pass) {
 			if pr.Code != code && !(code == config.CodeUnknownType && pr.Code == config.CodeUnknownLBType) {
 				continue
 			}
-			sev := SevError
-			switch pr.Severity {
-			case config.SevWarning:
-				sev = SevWarning
-			case config.SevInfo:
-				sev = SevInfo
-			}
+			sev := pr.Severity
 			if !p.strict {
 				switch code {
 				case config.CodeUnknownField, config.CodeLegacy:

@@ -100,7 +100,7 @@ func syntaxProblem(file string, data []byte, err error) Problem {
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
 	}
-	return Problem{Pos: Pos{File: file, Line: line, Col: syntaxColumn(lineOf(data, line), msg)}, Code: CodeSyntax, Msg: "invalid YAML: " + msg}
+	return Problem{Pos: Pos{File: file, Line: line, Col: syntaxColumn(lineOf(data, line), msg)}, Severity: SevError, Code: CodeSyntax, Msg: "invalid YAML: " + msg}
 }
 
 // valueColon is the index of the first ':' at or after from that is
@@ -179,9 +179,10 @@ func checkDuplicateKeys(file string, n node, probs *Problems) {
 			}
 			if ok && k.kind() == scalarNode {
 				*probs = append(*probs, Problem{
-					Pos:  nodePos(file, k),
-					Code: CodeDuplicateKey,
-					Msg:  "duplicate key \"" + k.value() + "\" (first at line " + strconv.Itoa(first.line()) + ")",
+					Pos:      nodePos(file, k),
+					Severity: SevError,
+					Code:     CodeDuplicateKey,
+					Msg:      "duplicate key \"" + k.value() + "\" (first at line " + strconv.Itoa(first.line()) + ")",
 				})
 			} else if seen != nil {
 				seen[k.value()] = k
