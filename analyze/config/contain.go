@@ -23,7 +23,7 @@ func (r *reader) unfound(file string, doc node, f *finder) Problems {
 	} else if len(f.skipped) > 0 {
 		msg += "; found only " + joinParts(f.skipped)
 	}
-	return Problems{{Pos: nodePos(file, resolve(doc)), Code: CodeUnknownKind, Msg: msg}}
+	return Problems{{Pos: nodePos(file, resolve(doc)), Severity: SevError, Code: CodeUnknownKind, Msg: msg}}
 }
 
 func joinParts(parts []string) string {

@@ -54,7 +54,7 @@ func checkDuplicateKeys(file string, n node, json bool, probs *Problems) {
 // first.
 func duplicateKeyProblem(file string, n node, i int, first node, json bool) Problem {
 	k := n.child(i)
-	pr := Problem{Pos: nodePos(file, k), Code: CodeDuplicateKey,
+	pr := Problem{Pos: nodePos(file, k), Severity: SevError, Code: CodeDuplicateKey,
 		Msg: "duplicate key \"" + k.value() + "\" (first at line " + strconv.Itoa(first.line()) + ")"}
 	if json {
 		pr.Msg += ": protobuf's JSON parser rejects a field that has already been set, so Envoy rejects the file"

@@ -137,7 +137,7 @@ func (r *reader) input(in Input) {
 		}
 		data, err := r.readText(io.LimitReader(rd, r.lim.maxInput()+1), 0)
 		if err != nil {
-			r.problem(Problem{Pos: Pos{File: "<stdin>"}, Code: CodeIO, Msg: "cannot read standard input: " + err.Error()})
+			r.problem(Problem{Pos: Pos{File: "<stdin>"}, Severity: SevError, Code: CodeIO, Msg: "cannot read standard input: " + err.Error()})
 			return
 		}
 		if r.admit("<stdin>", int64(len(data))) {
@@ -147,7 +147,7 @@ func (r *reader) input(in Input) {
 	}
 	st, err := os.Stat(in.Path)
 	if err != nil {
-		r.problem(Problem{Pos: Pos{File: in.Path}, Code: CodeIO, Msg: ioMessage(err)})
+		r.problem(Problem{Pos: Pos{File: in.Path}, Severity: SevError, Code: CodeIO, Msg: ioMessage(err)})
 		return
 	}
 	if !st.IsDir() {
@@ -157,7 +157,7 @@ func (r *reader) input(in Input) {
 	var files []string
 	err = filepath.WalkDir(in.Path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			r.problem(Problem{Pos: Pos{File: p}, Code: CodeIO, Msg: ioMessage(err)})
+			r.problem(Problem{Pos: Pos{File: p}, Severity: SevError, Code: CodeIO, Msg: ioMessage(err)})
 			return nil
 		}
 		if !d.IsDir() && IsConfigFile(p) {
@@ -166,7 +166,7 @@ func (r *reader) input(in Input) {
 		return nil
 	})
 	if err != nil {
-		r.problem(Problem{Pos: Pos{File: in.Path}, Code: CodeIO, Msg: ioMessage(err)})
+		r.problem(Problem{Pos: Pos{File: in.Path}, Severity: SevError, Code: CodeIO, Msg: ioMessage(err)})
 	}
 	sort.Strings(files)
 	r.skippable = true
@@ -187,7 +187,7 @@ func (r *reader) file(path string) {
 		if _, ok := err.(*parse.NotRegularError); ok {
 			msg = err.Error()
 		}
-		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: msg})
+		r.problem(Problem{Pos: Pos{File: path}, Severity: SevError, Code: CodeIO, Msg: msg})
 		return
 	}
 	if !r.admit(path, st.Size()) {
@@ -198,7 +198,7 @@ func (r *reader) file(path string) {
 	// Bounded even if the file grew since its Stat.
 	data, err := r.readText(io.LimitReader(f, r.lim.maxInput()-r.total+st.Size()+1), st.Size())
 	if err != nil {
-		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: ioMessage(err)})
+		r.problem(Problem{Pos: Pos{File: path}, Severity: SevError, Code: CodeIO, Msg: ioMessage(err)})
 		return
 	}
 	if int64(len(data)) > st.Size() {
@@ -216,10 +216,10 @@ func (r *reader) admit(file string, size int64) bool {
 	max := r.lim.maxInput()
 	switch {
 	case size > max:
-		r.problem(Problem{Pos: Pos{File: file}, Code: CodeIO, Msg: fmt.Sprintf("larger than %d bytes (%s)", max, r.lim.hint())})
+		r.problem(Problem{Pos: Pos{File: file}, Severity: SevError, Code: CodeIO, Msg: fmt.Sprintf("larger than %d bytes (%s)", max, r.lim.hint())})
 		return false
 	case r.total+size > max:
-		r.problem(Problem{Pos: Pos{File: file}, Code: CodeIO, Msg: fmt.Sprintf("inputs together larger than %d bytes (%s)", max, r.lim.hint())})
+		r.problem(Problem{Pos: Pos{File: file}, Severity: SevError, Code: CodeIO, Msg: fmt.Sprintf("inputs together larger than %d bytes (%s)", max, r.lim.hint())})
 		return false
 	}
 	r.total += size

@@ -82,7 +82,7 @@ func readResourceMap(l *loader, file string, n node) {
 			continue
 		}
 		if v.kind() != sequenceNode {
-			l.problem(Problem{Pos: nodePos(file, v), Code: CodeType, Msg: "expected a list under \"" + k.value() + "\", found " + kindName(v)})
+			l.problem(Problem{Pos: nodePos(file, v), Severity: SevError, Code: CodeType, Msg: "expected a list under \"" + k.value() + "\", found " + kindName(v)})
 			continue
 		}
 		for ci := range v.len() {
@@ -117,7 +117,7 @@ func readKubernetes(l *loader, file string, n node) {
 			return
 		}
 		if items.kind() != sequenceNode {
-			l.problem(Problem{Pos: nodePos(file, items), Code: CodeType, Msg: "expected a list under \"items\", found " + kindName(items)})
+			l.problem(Problem{Pos: nodePos(file, items), Severity: SevError, Code: CodeType, Msg: "expected a list under \"items\", found " + kindName(items)})
 			return
 		}
 		for ci := range items.len() {
@@ -128,20 +128,20 @@ func readKubernetes(l *loader, file string, n node) {
 		spec, _ := mapGet(n, "spec")
 		res, _ := mapGet(spec, "resources")
 		if !res.ok() || res.kind() != sequenceNode {
-			l.problem(Problem{Pos: nodePos(file, kindNode), Code: CodeUnknownKind, Msg: kind + " has no spec.resources list of xDS resources"})
+			l.problem(Problem{Pos: nodePos(file, kindNode), Severity: SevError, Code: CodeUnknownKind, Msg: kind + " has no spec.resources list of xDS resources"})
 			return
 		}
 		for ci := range res.len() {
 			item := res.child(ci)
 			item = resolve(item)
 			if t, _ := mapGet(item, "@type"); !t.ok() {
-				l.problem(Problem{Pos: nodePos(file, item), Code: CodeUnknownKind, Msg: kind + " spec.resources item has no \"@type\"; expected a typed xDS resource (Cluster, ClusterLoadAssignment, Listener, RouteConfiguration)"})
+				l.problem(Problem{Pos: nodePos(file, item), Severity: SevError, Code: CodeUnknownKind, Msg: kind + " spec.resources item has no \"@type\"; expected a typed xDS resource (Cluster, ClusterLoadAssignment, Listener, RouteConfiguration)"})
 				continue
 			}
 			l.document(file, item, "typed")
 		}
 	default:
-		l.problem(Problem{Pos: nodePos(file, kindNode), Code: CodeUnknownKind,
+		l.problem(Problem{Pos: nodePos(file, kindNode), Severity: SevError, Code: CodeUnknownKind,
 			Msg: "Kubernetes " + api.value() + " " + kind + " is not Envoy config lbctl reads; expected a CiliumEnvoyConfig, a CiliumClusterwideEnvoyConfig, or a List of them"})
 	}
 }

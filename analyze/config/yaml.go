@@ -100,7 +100,7 @@ func syntaxProblem(file string, data []byte, err error) Problem {
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
 	}
-	return Problem{Pos: Pos{File: file, Line: line, Col: syntaxColumn(lineOf(data, line), msg)}, Code: CodeSyntax, Msg: "invalid YAML: " + msg}
+	return Problem{Pos: Pos{File: file, Line: line, Col: syntaxColumn(lineOf(data, line), msg)}, Severity: SevError, Code: CodeSyntax, Msg: "invalid YAML: " + msg}
 }
 
 // valueColon is the index of the first ':' at or after from that is

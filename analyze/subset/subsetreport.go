@@ -130,7 +130,7 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 	}
 	lb, err := lbsubset.NewLB(s.Config, m.Hosts)
 	if err != nil {
-		return nil, append(probs, config.Problem{Pos: s.Pos, Code: config.CodeInvalidValue, Msg: err.Error()}), nil
+		return nil, append(probs, config.Problem{Pos: s.Pos, Severity: config.SevError, Code: config.CodeInvalidValue, Msg: err.Error()}), nil
 	}
 	for _, e := range lb.Subsets() {
 		r.Subsets = append(r.Subsets, SubsetEntryReport{Keys: e.Keys(), Values: e.Values(), Hosts: model.HostNames(e.Hosts),
