@@ -294,7 +294,7 @@ func TestParallelDecodeSameAsSequential(t *testing.T) {
 		defer func(p bool) { parallelDecode = p }(parallelDecode)
 		raw := func(par bool) Problems {
 			parallelDecode = par
-			docs, _ := parseText("dump.yaml", fanoutDump(n))
+			docs, _ := parseText("dump.yaml", fanoutDump(n), Limits{})
 			d := &decoder{file: "dump.yaml", src: newSources(), lenient: true}
 			d.src.addFile("dump.yaml", fanoutDump(n))
 			d.message(docs[0], (&adminv3.ConfigDump{}).ProtoReflect())

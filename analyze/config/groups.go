@@ -237,7 +237,7 @@ func (r *reader) readText(rd io.Reader, size int64) (string, error) {
 // The file's own problems (syntax) go with its first document.
 func (r *reader) data(file, text string) {
 	r.src.addFile(file, text)
-	docs, probs := parseText(file, text)
+	docs, probs := parseText(file, text, r.lim)
 	if len(docs) > 0 {
 		r.src.expect(docs[0].t.maps)
 	}

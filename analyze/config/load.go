@@ -181,7 +181,7 @@ func (l *loader) data(file string, data []byte) {
 	l.cfg.Files = append(l.cfg.Files, file)
 	text := string(data) // one copy, shared by Sources and the tree
 	l.cfg.Sources.addFile(file, text)
-	docs, probs := parseText(file, text)
+	docs, probs := parseText(file, text, Limits{})
 	if len(docs) > 0 {
 		l.cfg.Sources.expect(docs[0].t.maps)
 	}
