@@ -301,5 +301,6 @@ func (g *group) load(src *Sources, kind string) *Config {
 	l.linker().link()
 	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
+	cfg.Problems = cfg.Problems.grouped()
 	return cfg
 }

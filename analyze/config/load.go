@@ -117,6 +117,7 @@ func LoadBytes(file string, data []byte, kind string) (*Config, error) {
 	l.linker().link()
 	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
+	cfg.Problems = cfg.Problems.grouped()
 	if errs := cfg.Problems.Errors(); len(errs) > 0 {
 		return cfg, errs
 	}
