@@ -14,7 +14,9 @@ func (f *finder) embedded(s node) bool {
 		!strings.Contains(v, "\n") && !strings.HasPrefix(strings.TrimSpace(v), "{") {
 		return false
 	}
-	docs, probs := parseText(f.file, v)
+	// The string is part of a file already within --max-input: its own
+	// length bounds its nodes.
+	docs, probs := parseText(f.file, v, Limits{MaxInput: int64(len(v))})
 	if len(docs) == 0 {
 		return false
 	}

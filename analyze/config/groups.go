@@ -245,7 +245,7 @@ func (r *reader) readText(rd io.Reader, size int64) (string, error) {
 func (r *reader) data(file, text string) {
 	r.src.addFile(file, text)
 	clean, tpl := detemplate(text)
-	docs, probs := parseText(file, clean)
+	docs, probs := parseText(file, clean, r.lim)
 	if tpl != nil {
 		probs = append(probs, tpl.notice(file))
 	}
@@ -327,5 +327,6 @@ func (g *group) load(src *Sources, kind string) *Config {
 	l.linker().link()
 	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
+	cfg.Problems = cfg.Problems.grouped()
 	return cfg
 }

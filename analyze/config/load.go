@@ -121,6 +121,7 @@ func LoadBytes(file string, data []byte, kind string) (*Config, error) {
 	l.linker().link()
 	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
+	cfg.Problems = cfg.Problems.grouped()
 	if errs := cfg.Problems.Errors(); len(errs) > 0 {
 		return cfg, errs
 	}
@@ -186,7 +187,7 @@ func (l *loader) data(file string, data []byte) {
 	text := string(data) // one copy, shared by Sources and the tree
 	l.cfg.Sources.addFile(file, text)
 	clean, tpl := detemplate(text)
-	docs, probs := parseText(file, clean)
+	docs, probs := parseText(file, clean, Limits{})
 	if tpl != nil {
 		probs = append(probs, tpl.notice(file))
 	}

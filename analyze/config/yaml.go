@@ -19,17 +19,25 @@ import (
 // scanner that builds the same nodes (jsonfast.go); where yaml-cpp
 // (Envoy's parser) accepts more, yamlcpp.go bridges the gap.
 func parseDocuments(file string, data []byte) ([]node, Problems) {
-	return parseText(file, string(data))
+	return parseText(file, string(data), Limits{})
 }
 
-// parseText is parseDocuments on the text Sources keeps.
-func parseText(file, text string) ([]node, Problems) {
+// parseText is parseDocuments on the text Sources keeps, within the node
+// budgets of lim (budget.go).
+func parseText(file, text string, lim Limits) ([]node, Problems) {
+	b := lim.budget()
 	// The fast path takes only printable ASCII JSON without trailing
 	// commas, which the two checks below would pass: it goes first.
-	if root, ok := parseJSONNodes(text); ok {
+	root, ok, over := parseJSONLimited(text, b.jsonNodes)
+	if over >= 0 {
+		t := &tree{src: text, offsets: true}
+		line, col := t.offsetLineCol(over)
+		return nil, Problems{*b.tooManyNodes(file, line, col, b.jsonNodes, MaxJSONNodes)}
+	}
+	if ok {
 		root.t.file = file
 		if root.t.deep {
-			if p := checkExpansion(file, root); p != nil {
+			if p := checkExpansion(file, root, b.aliasNodes); p != nil {
 				return nil, Problems{*p}
 			}
 		}
@@ -44,16 +52,20 @@ func parseText(file, text string) ([]node, Problems) {
 	if p := checkJSONCommas(file, data); p != nil {
 		return nil, Problems{*p}
 	}
-	docs, probs := parseStream(file, data)
+	// yaml.v3's own tree is the peak: bounded before it is built.
+	if p := b.preScanYAML(file, data); p != nil {
+		return nil, Problems{*p}
+	}
+	docs, probs := parseStream(file, data, b.aliasNodes)
 	if len(probs) > 0 {
 		if fixed, ok := untabComments(data); ok {
-			docs, probs = parseStream(file, fixed)
+			docs, probs = parseStream(file, fixed, b.aliasNodes)
 		}
 	}
 	return withoutTemplates(file, data, docs, probs)
 }
 
-func parseStream(file string, data []byte) ([]node, Problems) {
+func parseStream(file string, data []byte, maxAlias int) ([]node, Problems) {
 	var probs Problems
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []node
@@ -70,7 +82,7 @@ func parseStream(file string, data []byte) ([]node, Problems) {
 		}
 		if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
 			root := t.fromYAML(n.Content[0])
-			if p := checkExpansion(file, root); p != nil {
+			if p := checkExpansion(file, root, maxAlias); p != nil {
 				probs = append(probs, *p)
 				continue
 			}
