@@ -61,7 +61,7 @@ func checkExpansion(file string, doc node) *Problem {
 	var prob *Problem
 	fail := func(n node, format string, a ...any) {
 		if prob == nil {
-			prob = &Problem{Pos: nodePos(file, n), Code: CodeSyntax, Msg: fmt.Sprintf(format, a...)}
+			prob = &Problem{Pos: nodePos(file, n), Severity: SevError, Code: CodeSyntax, Msg: fmt.Sprintf(format, a...)}
 		}
 	}
 	var walk func(n node, depth int) measure
@@ -126,10 +126,10 @@ func checkEncoding(file string, data []byte) *Problem {
 		r, w := utf8.DecodeRune(data[i:])
 		switch {
 		case r == utf8.RuneError && w <= 1:
-			return &Problem{Pos: Pos{File: file, Line: line, Col: col}, Code: CodeSyntax,
+			return &Problem{Pos: Pos{File: file, Line: line, Col: col}, Severity: SevError, Code: CodeSyntax,
 				Msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02x at offset %d)", data[i], i)}
 		case r == 0:
-			return &Problem{Pos: Pos{File: file, Line: line, Col: col}, Code: CodeSyntax,
+			return &Problem{Pos: Pos{File: file, Line: line, Col: col}, Severity: SevError, Code: CodeSyntax,
 				Msg: fmt.Sprintf("NUL byte at offset %d (not allowed in YAML or JSON)", i)}
 		case r == '\n':
 			line, col = line+1, 1
@@ -175,7 +175,7 @@ func checkJSONCommas(file string, data []byte) *Problem {
 			commaLine, commaCol = line, col
 		case r == '}' || r == ']':
 			if commaLine > 0 {
-				return &Problem{Pos: Pos{File: file, Line: commaLine, Col: commaCol}, Code: CodeSyntax,
+				return &Problem{Pos: Pos{File: file, Line: commaLine, Col: commaCol}, Severity: SevError, Code: CodeSyntax,
 					Msg: fmt.Sprintf("invalid JSON: trailing comma before '%c'", r)}
 			}
 		case r == ' ' || r == '\t' || r == '\r' || r == '\n':
