@@ -52,6 +52,11 @@ func RouteBalancers(cfg *config.Config, opt model.Options) route.Balancers {
 			for _, h := range rep.Result.Receiving {
 				out.Hosts = append(out.Hosts, route.HostShare{Cluster: name, Address: h, Share: 1 / float64(len(rep.Result.Receiving))})
 			}
+			if len(rep.Result.Receiving) > 1 {
+				// Known gap: the subset's own load balancing (weights,
+				// priorities inside the subset) is not composed yet.
+				out.Notes = append(out.Notes, fmt.Sprintf("%s: the subset's %d receiving hosts are shown with equal shares; per-host weights and priorities inside the subset are not modelled here (lbctl subset lists the pool)", name, len(rep.Result.Receiving)))
+			}
 			return out, true, nil
 		},
 		Hash: func(name, routeName string, req route.Request) (*route.HashPick, error) {
