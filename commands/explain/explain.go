@@ -1,4 +1,6 @@
-package commands
+// Package explain is `lbctl explain`: where traffic goes, priority loads,
+// panic, localities, per-host shares and failure budgets.
+package explain
 
 import (
 	"context"
@@ -19,7 +21,8 @@ import (
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
-func explainCommand() *cli.Command {
+// New is the explain command.
+func New() *cli.Command {
 	return cmdutil.Declare(&cli.Command{
 		Name:      "explain",
 		Usage:     "show where traffic goes: priority loads, panic, aggregate tiers, localities and per-host shares",
