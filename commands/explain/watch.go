@@ -63,8 +63,9 @@ func explainSnapshot(cmd *cli.Command, opt model.Options, semantics string) (*tr
 	if names := cmd.StringSlice("cluster"); len(names) > 0 {
 		clusters = nil
 		for _, n := range names {
-			if cl := cfg.Cluster(n); cl != nil {
-				clusters = append(clusters, cl)
+			// A name or pattern matching nothing now is no error here.
+			if cls, err := cmdutil.SelectClusters(cfg, []string{n}); err == nil {
+				clusters = append(clusters, cls...)
 			}
 		}
 	}
