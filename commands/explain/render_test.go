@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/explain"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
 
 	"github.com/charmbracelet/lipgloss"
@@ -52,6 +54,23 @@ func TestExplainFitsTerminalWidth(t *testing.T) {
 		}
 		if !regexp.MustCompile(`(?m)^primary\s+10\.0\.0\.1:8080\s+P0\s+-\s+UNKNOWN\s+1\s+2\.80%`).MatchString(out) {
 			t.Errorf("width %d: aggregate host row for 10.0.0.1 not on one line:\n%s", width, out)
+		}
+	}
+}
+
+// overviewTable writes over 100 rows what encode.Table would, faster.
+func TestOverviewTableMatchesEncode(t *testing.T) {
+	var rows [][]string
+	for i := range 150 {
+		rows = append(rows, []string{fmt.Sprintf("svc-%d", i*37%1000), "ROUND_ROBIN", fmt.Sprintf("%d/%d", i%4, i%7+4), "100%", "no", "never", map[bool]string{true: "spilling", false: ""}[i%3 == 0]})
+	}
+	for _, width := range []int{0, 200} {
+		tm, _ := term.Test()
+		if width > 0 {
+			tm.SetTerminal(width)
+		}
+		if got, want := overviewTable(tm, overviewHeaders, rows, 2, 5), encode.Table(tm, overviewHeaders, rows, 2, 5); got != want {
+			t.Errorf("width %d:\n%s\nwant:\n%s", width, got, want)
 		}
 	}
 }
