@@ -82,12 +82,13 @@ func TestUnreadableInputs(t *testing.T) {
 		"../fixtures/broken/resource-map-extra-key.yaml": "\"VirtualHosts\" is not a resource kind lbctl reads in a map of resources; expected clusters, endpoints, listeners or routes (any case)",
 	}
 	for file, msg := range cases {
-		code, _, errs := runLBCTL("lint", file)
+		// Said once: a finding on stdout, not again on stderr.
+		code, out, errs := runLBCTL("lint", file)
 		if code != ExitInput {
 			t.Errorf("%s: exit %d, want %d", file, code, ExitInput)
 		}
-		if want := file + ":"; !strings.Contains(errs, want) || !strings.Contains(errs, msg) {
-			t.Errorf("%s: stderr %q, want the file and %q", file, errs, msg)
+		if want := file + ":"; !strings.Contains(out, want) || strings.Count(out, msg) != 1 || errs != "" {
+			t.Errorf("%s: stdout %q, stderr %q, want the file and %q once on stdout", file, out, errs, msg)
 		}
 	}
 }

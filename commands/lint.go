@@ -93,17 +93,29 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		return cmdutil.InputError(err)
 	}
 	// A file that cannot be read or parsed is an input error (exit 3),
-	// reported on stderr as well as among the findings.
+	// reported once: among the findings, or on stderr when no finding
+	// carries it (its rule disabled or suppressed).
+	reported := map[config.Pos]bool{}
+	for _, f := range findings {
+		reported[f.Pos] = true
+	}
 	var fatal []string
+	refused := false
 	for _, cfg := range cfgs {
 		for _, p := range cfg.Problems {
 			if p.Severity == config.SevError && (p.Code == config.CodeSyntax || p.Code == config.CodeIO || p.Code == config.CodeUnknownKind) {
-				fatal = append(fatal, p.Error())
+				refused = true
+				if !reported[p.Pos] {
+					fatal = append(fatal, p.Error())
+				}
 			}
 		}
 	}
 	if len(fatal) > 0 {
 		return cmdutil.InputErrorf("%s", strings.Join(fatal, "\n"))
+	}
+	if refused {
+		return cmdutil.SilentExit(ExitInput)
 	}
 	if lint.Fails(findings, failOn) {
 		return cmdutil.SilentExit(ExitFindings)

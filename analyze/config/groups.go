@@ -30,6 +30,7 @@ func LoadGroupsLimited(inputs []Input, kind string, merge bool, lim Limits) ([]*
 	for _, in := range inputs {
 		r.input(in)
 	}
+	r.joinLiveHealth()
 	if len(r.groups) == 0 {
 		r.group("")
 	}

@@ -43,6 +43,13 @@ func LoadCluster(cmd *cli.Command, name string) (*config.Config, *config.Cluster
 		return nil, nil, err
 	}
 	PrintWarnings(cmd, cfg)
+	if name == "" {
+		// One cluster in the input: nothing to choose between.
+		if len(cfg.Clusters) == 1 {
+			return cfg, cfg.Clusters[0], nil
+		}
+		return nil, nil, UsageErrorf("%s: --cluster NAME is required: the input holds %d clusters", cmd.Name, len(cfg.Clusters))
+	}
 	clusters, err := SelectClusters(cfg, []string{name})
 	if err != nil {
 		return nil, nil, err
