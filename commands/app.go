@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/explain"
 	"github.com/lbctl/lbctl/commands/hash"
 	"github.com/lbctl/lbctl/commands/route"
 	"github.com/lbctl/lbctl/commands/rules"
@@ -96,7 +97,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Flags:          globalFlags(),
 		Commands: []*cli.Command{
-			explainCommand(),
+			explain.New(),
 			lintCommand(),
 			rules.New(),
 			hash.New(),

@@ -64,6 +64,12 @@ func BenchmarkConfigDump10k(b *testing.B) {
 			runBench(b, "lint", path)
 		}
 	})
+	// Issue 30: the text overview within 1.5x lint's time on the same dump.
+	b.Run("explain-overview", func(b *testing.B) {
+		for b.Loop() {
+			runBench(b, "explain", path)
+		}
+	})
 }
 
 func BenchmarkOneClusterHosts(b *testing.B) {

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -10,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/analyze/watch"
+	"github.com/lbctl/lbctl/commands/explain"
 )
 
 // watchServer answers fetch i (counted by /config_dump requests) with
@@ -65,8 +64,8 @@ func watchAnswers(t *testing.T) [][2]string {
 }
 
 func fixWatch(t *testing.T, rounds int) {
-	watchRounds, watchNow = rounds, func() time.Time { return time.Date(2026, 1, 2, 12, 0, 0, 0, time.UTC) }
-	t.Cleanup(func() { watchRounds, watchNow = 0, time.Now })
+	explain.WatchRounds, explain.WatchNow = rounds, func() time.Time { return time.Date(2026, 1, 2, 12, 0, 0, 0, time.UTC) }
+	t.Cleanup(func() { explain.WatchRounds, explain.WatchNow = 0, time.Now })
 }
 
 func TestWatchText(t *testing.T) {
@@ -155,33 +154,6 @@ func TestWatchUsage(t *testing.T) {
 		if _, errs, code := run(t, "", tc.args...); code != ExitUsage || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d %q, want usage error %q", tc.args, code, errs, tc.want)
 		}
-	}
-}
-
-// TestWatchStopsOnCancel: without a round limit the watch runs until its
-// context ends (Ctrl-C), then returns cleanly.
-func TestWatchStopsOnCancel(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	r := &traffic.Report{}
-	var fetches []int
-	done := make(chan error, 1)
-	go func() {
-		done <- watchLoop(ctx, time.Millisecond, 0, r, func() (*traffic.Report, error) { return r, nil }, func(f watch.Fetch) error {
-			fetches = append(fetches, f.Fetch)
-			if len(fetches) == 3 {
-				cancel()
-			}
-			return nil
-		})
-	}()
-	select {
-	case err := <-done:
-		if err != nil || len(fetches) != 3 || fetches[2] != 4 {
-			t.Errorf("err %v, fetches %v; want nil and [2 3 4]", err, fetches)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("watch did not stop when its context ended")
 	}
 }
 

@@ -12,10 +12,10 @@ import (
 
 const routeFixture = "../fixtures/route/weighted.yaml"
 
-// golden compares out with testdata/route/NAME, or writes it with -update.
+// golden compares out with testdata/NAME (a path below testdata), or writes it with -update.
 func golden(t *testing.T, name, out string) {
 	t.Helper()
-	file := filepath.Join("testdata", "route", name)
+	file := filepath.Join("testdata", name)
 	if *update {
 		if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
@@ -24,7 +24,7 @@ func golden(t *testing.T, name, out string) {
 	}
 	want, err := os.ReadFile(file)
 	if err != nil {
-		t.Fatalf("%v (go test ./commands -run TestRoute -update writes it)", err)
+		t.Fatalf("%v (go test ./commands -update writes it)", err)
 	}
 	if out != string(want) {
 		t.Errorf("output differs from %s:\n%s", file, out)
@@ -46,7 +46,7 @@ func TestRouteGolden(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
-			golden(t, c.name, out)
+			golden(t, "route/"+c.name, out)
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
 
 	"github.com/lbctl/lbctl/lbmodel"
@@ -41,6 +42,17 @@ var _ = register(&Rule{
 		}
 	},
 })
+
+// ThinRing is LB1408's verdict on one cluster under Envoy: why its ring
+// is thin, or "" (explain's overview flags the cluster with it).
+func ThinRing(cfg *config.Config, cl *config.Cluster) string {
+	m := model.Get(cfg, cl)
+	if m == nil || m.Policy != "RING_HASH" {
+		return ""
+	}
+	s := model.Settings(cfg, cl)
+	return thinRing(m, s.Ring, s.LocalityWeighted)
+}
 
 // thinRing builds each priority's ring with every endpoint up and says
 // how thin the first thin one is, or "".

@@ -60,24 +60,6 @@ func LoadCluster(cmd *cli.Command, name string) (*config.Config, *config.Cluster
 // PrintWarnings writes load warnings to stderr (see reportWarnings).
 func PrintWarnings(cmd *cli.Command, cfg *config.Config) { ReportWarnings(cmd, cfg) }
 
-// SelectClusters resolves --cluster names (all clusters when none given).
-// An unknown name is a usage error that lists the known names.
-func SelectClusters(cfg *config.Config, names []string) ([]*config.Cluster, error) {
-	if len(names) == 0 {
-		return cfg.Clusters, nil
-	}
-	var out []*config.Cluster
-	for _, n := range names {
-		cl := cfg.Cluster(n)
-		if cl == nil {
-			return nil, UsageErrorf("--cluster %q: no such cluster in %s; the clusters are: %s",
-				n, strings.Join(cfg.Files, ", "), KnownClusters(cfg))
-		}
-		out = append(out, cl)
-	}
-	return out, nil
-}
-
 func KnownClusters(cfg *config.Config) string {
 	names := cfg.ClusterNames()
 	if len(names) == 0 {

@@ -26,6 +26,10 @@ func WriteOutput(cmd *cli.Command, v any, render func(t *term.IO)) error {
 	} else {
 		encode.EscapeStrings(v)
 	}
+	if pages(cmd) {
+		t.StartPager(Getenv(cmd), cmd.Bool("no-pager"))
+		defer t.StopPager()
+	}
 	if !t.Unicode() {
 		// Notes and decision paths are prose with a few typographic
 		// characters; in a pipe they become ASCII like the tables.
@@ -33,6 +37,24 @@ func WriteOutput(cmd *cli.Command, v any, render func(t *term.IO)) error {
 	}
 	render(t)
 	return nil
+}
+
+// NoPagerFlag is --no-pager: a command declaring it has its text output
+// paged on a terminal (term.IO.StartPager).
+func NoPagerFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "no-pager", Usage: "text output on a terminal: do not page it through $LBCTL_PAGER, $PAGER or less -FRX"}
+}
+
+// pages reports whether cmd declares --no-pager.
+func pages(cmd *cli.Command) bool {
+	for _, f := range cmd.Flags {
+		for _, n := range f.Names() {
+			if n == "no-pager" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // StdinHasData reports whether standard input is a pipe or file rather

@@ -44,11 +44,11 @@ const Redacted = "[redacted]"
 
 func (g *Guard) Write(p []byte) (int, error) {
 	g.mu.Lock()
-	rep, ansi := g.rep, g.ansi
+	rep, ansi, w := g.rep, g.ansi, g.w
 	g.mu.Unlock()
 	if rep == nil && Plain(p) {
 		// Nothing to redact or escape (most output): no copy, no rescan.
-		if _, err := g.w.Write(p); err != nil {
+		if _, err := w.Write(p); err != nil {
 			return 0, err
 		}
 		return len(p), nil
@@ -57,10 +57,20 @@ func (g *Guard) Write(p []byte) (int, error) {
 	if rep != nil {
 		s = rep.Replace(s)
 	}
-	if _, err := io.WriteString(g.w, Escape(s, ansi)); err != nil {
+	if _, err := io.WriteString(w, Escape(s, ansi)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// retarget makes the guard write to w (the pager's input) and returns
+// the writer it wrote to before.
+func (g *Guard) retarget(w io.Writer) io.Writer {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	prev := g.w
+	g.w = w
+	return prev
 }
 
 // AddSecrets registers values never to print.

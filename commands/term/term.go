@@ -28,6 +28,10 @@ type IO struct {
 	// dumb: TERM=dumb, which can show neither colour nor box drawing.
 	dumb bool
 	r    *lipgloss.Renderer
+	// pager is the running pager (StartPager); spawn starts one (nil:
+	// the real process; term.Test's IO records instead).
+	pager *pager
+	spawn spawnFunc
 }
 
 // Decision is what Decide needs to know about the output and the

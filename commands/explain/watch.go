@@ -1,4 +1,4 @@
-package commands
+package explain
 
 import (
 	"context"
@@ -26,11 +26,11 @@ func watchFlag() cli.Flag {
 	return &cli.DurationFlag{Name: "watch", Usage: "with --admin or --csds: fetch again every DURATION and show what changed (clusters, host health, loads, host shares) until interrupted"}
 }
 
-// Test hooks: watchRounds > 0 stops --watch after that many re-fetches;
-// watchNow stamps each fetch.
+// WatchRounds and WatchNow are test hooks: WatchRounds > 0 stops --watch after that many re-fetches;
+// WatchNow stamps each fetch.
 var (
-	watchRounds int
-	watchNow    = time.Now
+	WatchRounds int
+	WatchNow    = time.Now
 )
 
 // checkWatch validates --watch against the other flags.
@@ -63,8 +63,9 @@ func explainSnapshot(cmd *cli.Command, opt model.Options, semantics string) (*tr
 	if names := cmd.StringSlice("cluster"); len(names) > 0 {
 		clusters = nil
 		for _, n := range names {
-			if cl := cfg.Cluster(n); cl != nil {
-				clusters = append(clusters, cl)
+			// A name or pattern matching nothing now is no error here.
+			if cls, err := cmdutil.SelectClusters(cfg, []string{n}); err == nil {
+				clusters = append(clusters, cls...)
 			}
 		}
 	}
@@ -127,7 +128,7 @@ func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, rend
 	if !t.Unicode() {
 		t = t.WithOut(encode.ASCII{W: t.Out})
 	}
-	return watchLoop(ctx, cmd.Duration("watch"), watchRounds, first, snapshot, func(f watch.Fetch) error {
+	return watchLoop(ctx, cmd.Duration("watch"), WatchRounds, first, snapshot, func(f watch.Fetch) error {
 		if cmd.String("output") != "json" {
 			encode.EscapeStrings(&f) // fetch errors too; Escape leaves escaped names as they are
 			renderFetch(t, f)
@@ -156,7 +157,7 @@ func watchLoop(ctx context.Context, every time.Duration, rounds int, first *traf
 			return nil
 		case <-timer.C:
 		}
-		f := watch.Fetch{Fetch: n, Time: watchNow().UTC().Format(time.RFC3339), Changes: []watch.Change{}} // a failed fetch has [] changes, not null
+		f := watch.Fetch{Fetch: n, Time: WatchNow().UTC().Format(time.RFC3339), Changes: []watch.Change{}} // a failed fetch has [] changes, not null
 		if cur, err := snapshot(); err != nil {
 			f.Error = err.Error()
 		} else {

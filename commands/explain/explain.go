@@ -1,4 +1,6 @@
-package commands
+// Package explain is `lbctl explain`: where traffic goes, priority loads,
+// panic, localities, per-host shares and failure budgets.
+package explain
 
 import (
 	"context"
@@ -19,7 +21,8 @@ import (
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
-func explainCommand() *cli.Command {
+// New is the explain command.
+func New() *cli.Command {
 	return cmdutil.Declare(&cli.Command{
 		Name:      "explain",
 		Usage:     "show where traffic goes: priority loads, panic, aggregate tiers, localities and per-host shares",
@@ -34,7 +37,12 @@ Examples:
   lbctl explain fixtures/aggregate.yaml
   lbctl explain fixtures/aggregate.yaml --cluster aggregate_cluster -o json
   lbctl explain fixtures/aggregate.yaml --set-health primary/0=50
-  lbctl explain fixtures/priority-two-levels.yaml --all`,
+  lbctl explain fixtures/priority-two-levels.yaml --all
+
+Text output of more than 10 clusters (or with --overview) is an overview:
+one row per cluster, those needing attention first; --details prints every
+cluster in full. --cluster takes names or glob patterns (path.Match: * ? [..],
+'outbound|*|reviews*').`,
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "explain only this cluster (repeatable)"},
 			&cli.StringFlag{Name: "local-cluster", Usage: "the local cluster for zone-aware routing (default: cluster_manager.local_cluster_name)"},
@@ -44,6 +52,9 @@ Examples:
 			&cli.StringSliceFlag{Name: "host-weight", Usage: "what-if: ADDRESS=W a client-side WRR weight as if reported by ORCA (repeatable)"},
 			&cli.StringSliceFlag{Name: "set-health", Usage: "what-if: CLUSTER[/PRIORITY]=PERCENT or =HEALTHY/TOTAL makes that share of hosts healthy (repeatable)"},
 			&cli.BoolFlag{Name: "all", Usage: "list every host (text output shows the top 10 by default)"},
+			&cli.BoolFlag{Name: "overview", Usage: "text output: one row per cluster, those needing attention first (the default above 10 clusters without --cluster)"},
+			&cli.BoolFlag{Name: "details", Usage: "text output: every cluster's full block, however many clusters"},
+			cmdutil.NoPagerFlag(),
 			budgetOrderFlag(),
 			cmdutil.KindFlag(),
 		}, append(grpcFlags(), append(cmdutil.LiveFlags(), observeFlag(), watchFlag())...)...),
@@ -112,7 +123,22 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 	if w := cmd.Duration("observe"); w > 0 {
 		return runObserve(cmd, cfg, report, w)
 	}
-	return cmdutil.WriteOutput(cmd, report, func(t *term.IO) { renderExplain(t, report, cmd.Bool("all")) })
+	return cmdutil.WriteOutput(cmd, report, func(t *term.IO) {
+		if wantOverview(cmd, len(report.Clusters)) {
+			renderOverview(t, cfg, report)
+			return
+		}
+		renderExplain(t, report, cmd.Bool("all"))
+	})
+}
+
+// wantOverview: --overview, or more than overviewOver clusters and neither
+// --cluster nor --details (issue 30).
+func wantOverview(cmd *cli.Command, clusters int) bool {
+	if cmd.Bool("details") {
+		return false
+	}
+	return cmd.Bool("overview") || clusters > overviewOver && len(cmd.StringSlice("cluster")) == 0
 }
 
 func explainOptions(cmd *cli.Command) (model.Options, error) {
