@@ -16,6 +16,7 @@ import (
 	"github.com/lbctl/lbctl/commands/subset"
 	"github.com/lbctl/lbctl/commands/sweep"
 	"github.com/lbctl/lbctl/commands/term"
+	"github.com/lbctl/lbctl/commands/test"
 
 	"github.com/urfave/cli/v3"
 )
@@ -103,7 +104,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			sweep.New(),
 			diffCommand(),
 			completionCommand(), manCommand(),
-			session.New(),
+			session.New(), test.New(),
 		},
 	}
 	cmdutil.SetCompleter(root, completeClusters)
