@@ -111,6 +111,13 @@ var tree = &Cmd{Name: "lbctl", Aliases: nil, Usage: "explain and lint Envoy load
 					Flags:    []Flag{},
 					Commands: []*Cmd{}},
 			}},
+		&Cmd{Name: "test", Aliases: nil, Usage: "check TESTS files of traffic assertions (lbctl's form or Envoy's router_check_tool form) against the configuration", Hidden: false, Files: true,
+			Flags: []Flag{flags[68], flags[69], flags[70], flags[17], flags[21], flags[22], flags[23], flags[24], flags[6]},
+			Commands: []*Cmd{
+				&Cmd{Name: "help", Aliases: []string{"h"}, Usage: "Shows a list of commands or help for one command", Hidden: false, Files: false,
+					Flags:    []Flag{},
+					Commands: []*Cmd{}},
+			}},
 		&Cmd{Name: "help", Aliases: []string{"h"}, Usage: "Shows a list of commands or help for one command", Hidden: false, Files: false,
 			Flags:    []Flag{},
 			Commands: []*Cmd{}},
@@ -221,4 +228,7 @@ var flags = [...]Flag{
 	{Names: []string{"state"}, Usage: "ADDRESS=READY|IDLE|CONNECTING|TRANSIENT_FAILURE|NONE: an endpoint's subchannel state (repeatable)", TakesValue: true, Local: false, Hidden: false, Cluster: false, Values: nil},
 	{Names: []string{"ready"}, Usage: "gRPC connectivity of a priority: CLUSTER[/PRIORITY]=yes|no (repeatable)", TakesValue: true, Local: false, Hidden: false, Cluster: false, Values: nil},
 	{Names: []string{"grpc-impl"}, Usage: "gRPC implementation: core (C-core, gRFC A75) or go (grpc-go: no stateful session affinity)", TakesValue: true, Local: false, Hidden: false, Cluster: false, Values: []string{"core", "go"}},
+	{Names: []string{"tests", "t"}, Usage: "a TESTS file (repeatable)", TakesValue: true, Local: false, Hidden: false, Cluster: false, Values: nil},
+	{Names: []string{"format"}, Usage: "text, json, junit or github", TakesValue: true, Local: false, Hidden: false, Cluster: false, Values: []string{"text", "json", "junit", "github"}},
+	{Names: []string{"init"}, Usage: "print a TESTS file holding today's values for every cluster", TakesValue: false, Local: false, Hidden: false, Cluster: false, Values: nil},
 }

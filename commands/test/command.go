@@ -29,8 +29,8 @@ configuration does not hold (at TESTS:LINE:COL, with the nearest name).
 --init prints a TESTS file holding today's values, one test per cluster.
 
 Examples:
-  lbctl test fixtures/priority-two-levels.yaml --tests fixtures/tests/ok.yaml
-  lbctl test fixtures/route/checktool/lb.yaml --tests fixtures/route/checktool/lb.tests.yaml --format junit
+  lbctl test fixtures/hash/ring-basic.yaml --tests fixtures/tests/ring.yaml
+  lbctl test fixtures/hash/ring-basic.yaml --tests fixtures/tests/ring.yaml --format junit
   lbctl test --init fixtures/hash/ring-basic.yaml > tests.yaml`,
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "tests", Aliases: []string{"t"}, Usage: "a TESTS file (repeatable)", TakesFile: true},
