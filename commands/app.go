@@ -11,6 +11,7 @@ import (
 
 	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/hash"
+	"github.com/lbctl/lbctl/commands/route"
 	"github.com/lbctl/lbctl/commands/rules"
 	"github.com/lbctl/lbctl/commands/session"
 	"github.com/lbctl/lbctl/commands/subset"
@@ -104,7 +105,8 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			sweep.New(),
 			diffCommand(),
 			completionCommand(), manCommand(),
-			session.New(), test.New(),
+			session.New(),
+			route.New(), test.New(),
 		},
 	}
 	cmdutil.SetCompleter(root, completeClusters)

@@ -8,6 +8,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/expect"
 	"github.com/lbctl/lbctl/analyze/explain"
 	"github.com/lbctl/lbctl/analyze/hashing"
+	"github.com/lbctl/lbctl/analyze/route"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/commands/cmdutil"
 
@@ -80,7 +81,7 @@ func runTest(ctx context.Context, cmd *cli.Command) error {
 
 // Reports are the reports tests read, over one loaded configuration:
 // explain under the test's what-ifs, hashing's removal, and the route
-// engine once it is wired.
+// engine (as `lbctl route` wires it).
 func Reports(cfg *config.Config) expect.Reports {
 	return expect.Reports{
 		Clusters: cfg.ClusterNames(),
@@ -111,6 +112,20 @@ func Reports(cfg *config.Config) expect.Reports {
 				return 0, fmt.Errorf("cluster %q: no key space moves (not a ring hash or Maglev cluster)", name)
 			}
 			return *r.Moved, nil
+		},
+		Request: func(r expect.Request, g expect.Given) (expect.RouteResult, error) {
+			opt, err := g.Options()
+			if err != nil {
+				return expect.RouteResult{}, err
+			}
+			if err := cmdutil.CheckWhatIf(cfg, opt); err != nil {
+				return expect.RouteResult{}, err
+			}
+			rep, err := route.Build(cfg, cmdutil.RouteFromExpect(r), route.Options{}, cmdutil.RouteBalancers(cfg, opt))
+			if err != nil {
+				return expect.RouteResult{}, err
+			}
+			return cmdutil.RouteResult(rep), nil
 		},
 	}
 }
