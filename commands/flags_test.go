@@ -25,6 +25,7 @@ var globalCases = map[string][]string{
 	"completion": {"bash"},
 	"man":        {},
 	"test":       {"fixtures/priority-two-levels.yaml", "fixtures/aggregate.yaml", "fixtures/hash/ring-basic.yaml", "--tests", "fixtures/tests/ok.yaml"},
+	"route":      {"fixtures/route/weighted.yaml", "--path", "/checkout", "--header", "x-user=alice"},
 }
 
 // Every command, every global flag value: either honoured (the output

@@ -182,3 +182,19 @@ virtual_hosts:
 		t.Errorf("huge regex: exit %d in %v, stderr %q", code, time.Since(start), errs)
 	}
 }
+
+// Completion offers the route configurations, listeners and domains of
+// the files on the line.
+func TestRouteCompletion(t *testing.T) {
+	const f = "../fixtures/route/listeners.yaml"
+	for flag, want := range map[string]string{
+		"--listener":     "internal\npublic\n",
+		"--route-config": "internal_routes\npublic_routes\n",
+		"--authority":    "shop.example\nshop.example:9090\n",
+	} {
+		out, errs, code := run(t, "", "completion", "__complete", "--current=", "route", f, flag)
+		if code != 0 || out != want+":nofiles\n" {
+			t.Errorf("%s: exit %d %q, got %q want %q", flag, code, errs, out, want)
+		}
+	}
+}

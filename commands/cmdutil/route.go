@@ -183,3 +183,32 @@ func RouteError(err error) error {
 	}
 	return InputError(err)
 }
+
+// RouteNames are the names a route flag of kind ("route-config",
+// "listener", "authority") may take in files, for completion. Only named
+// files are read (never stdin); a file that does not load offers nothing.
+func RouteNames(kind string, files []string) []string {
+	var inputs []config.Input
+	for _, f := range files {
+		if f != "-" {
+			inputs = append(inputs, config.Input{Path: f})
+		}
+	}
+	if len(inputs) == 0 {
+		return nil
+	}
+	cfg, err := config.Load(inputs, "")
+	if cfg == nil || err != nil {
+		return nil
+	}
+	c := route.ChoicesOf(cfg)
+	switch kind {
+	case "route-config":
+		return c.RouteConfigs
+	case "listener":
+		return c.Listeners
+	case "authority":
+		return c.Domains
+	}
+	return nil
+}
