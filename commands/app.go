@@ -139,5 +139,6 @@ func globalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no warnings on standard error (errors still)"},
 		&cli.BoolFlag{Name: "verbose", Usage: "list every warning (and every row where output is summarised)"},
 		cmdutil.MaxInputFlag(),
+		&cli.BoolFlag{Name: "skip-non-envoy", Usage: "skip a named file that holds no Envoy config, as a file found in a directory is (default: an input error)"},
 	}
 }

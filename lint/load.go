@@ -34,8 +34,15 @@ func loadRule(code string) func(p *Pass) {
 			}
 			sev := SevError
 			switch pr.Severity {
+			case config.SevError:
+				if code == config.CodeUnknownKind {
+					sev = SevInfo // lbctl's refusal, not Envoy's: exit 3 says it
+				}
 			case config.SevWarning:
 				sev = SevWarning
+				if !p.strict && (code == config.CodeUnknownType || code == config.CodeReference) {
+					sev = SevInfo // lbctl's limit or a partial input: no consequence shown
+				}
 			case config.SevInfo:
 				sev = SevInfo
 			}

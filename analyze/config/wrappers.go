@@ -59,9 +59,12 @@ func isLocalityGroup(n node) bool {
 	return v.ok()
 }
 
-// readResourceMap reads every key of a resource-kind map; a key it does not
-// know is one error naming what was expected, never a silent skip.
+// readResourceMap reads every key of a resource-kind map; under a key it
+// does not know, Envoy config is searched (find.go), and the keys holding
+// none are named in one notice.
 func readResourceMap(l *loader, file string, n node) {
+	f := &finder{file: file, src: l.cfg.Sources}
+	defer f.readInto(l)
 	for i := 0; i+1 < n.len(); i += 2 {
 		k, v := n.child(i), resolve(n.child(i+1))
 		key := strings.ToLower(k.value())
@@ -70,8 +73,9 @@ func readResourceMap(l *loader, file string, n node) {
 		}
 		kind, ok := resourceMapKinds[key]
 		if !ok {
-			l.problem(Problem{Pos: nodePos(file, k), Code: CodeUnknownKind,
-				Msg: "\"" + k.value() + "\" is not a resource kind lbctl reads in a map of resources; expected clusters, endpoints, listeners or routes (any case)"})
+			if !f.keyed(k.value(), v) && !f.walk(v, 1) {
+				f.skip(k, "\""+printable(k.value())+"\"")
+			}
 			continue
 		}
 		if isNull(v) {

@@ -34,7 +34,7 @@ func parseText(file, text string) ([]node, Problems) {
 			}
 		}
 		var probs Problems
-		checkDuplicateKeys(file, root, &probs)
+		checkDuplicateKeys(file, root, true, &probs)
 		return []node{root}, probs
 	}
 	data := []byte(text)
@@ -74,7 +74,7 @@ func parseStream(file string, data []byte) ([]node, Problems) {
 				probs = append(probs, *p)
 				continue
 			}
-			checkDuplicateKeys(file, root, &probs)
+			checkDuplicateKeys(file, root, strings.HasSuffix(strings.ToLower(file), ".json"), &probs)
 			docs = append(docs, root)
 		}
 	}
@@ -157,64 +157,6 @@ func syntaxColumn(line, msg string) int {
 		}
 	}
 	return utf8.RuneCountInString(line[:at]) + 1
-}
-
-// checkDuplicateKeys reports a key repeated in one mapping. yaml.v3's Node
-// API accepts duplicates silently, and Envoy's own loader rejects them.
-func checkDuplicateKeys(file string, n node, probs *Problems) {
-	switch n.kind() {
-	case mappingNode:
-		var seen map[string]node // only for large mappings
-		if n.len() > 2*smallMapping {
-			seen = map[string]node{}
-		}
-		for i := 0; i+1 < n.len(); i += 2 {
-			k := n.child(i)
-			var first node
-			ok := false
-			if seen != nil {
-				first, ok = seen[k.value()]
-			} else {
-				first, ok = earlierKey(n, i)
-			}
-			if ok && k.kind() == scalarNode {
-				*probs = append(*probs, Problem{
-					Pos:  nodePos(file, k),
-					Code: CodeDuplicateKey,
-					Msg:  "duplicate key \"" + k.value() + "\" (first at line " + strconv.Itoa(first.line()) + ")",
-				})
-			} else if seen != nil {
-				seen[k.value()] = k
-			}
-			checkDuplicateKeys(file, n.child(i+1), probs)
-		}
-	case sequenceNode:
-		for ci := range n.len() {
-			c := n.child(ci)
-			checkDuplicateKeys(file, c, probs)
-		}
-	case aliasNode:
-		// Anchored content is checked where it is defined.
-	}
-}
-
-// smallMapping: up to this many pairs, keys are compared pairwise rather
-// than through a map (most mappings; a map each was most of the loader's
-// garbage).
-const smallMapping = 8
-
-// earlierKey is the key before key i of mapping n that a map of keys would
-// hold for its value: the first one, or a later non-scalar one (which
-// replaced it, as it was not reported).
-func earlierKey(n node, i int) (node, bool) {
-	v := n.child(i).value()
-	var first node
-	for j := 0; j < i; j += 2 {
-		if k := n.child(j); k.value() == v && (!first.ok() || k.kind() != scalarNode) {
-			first = k
-		}
-	}
-	return first, first.ok()
 }
 
 func kindName(n node) string {

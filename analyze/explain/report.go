@@ -68,6 +68,7 @@ func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (tr
 		Notes:                  notes,
 		File:                   c.Sources.Pos(cl.Proto).String(),
 		EndpointsMissing:       len(m.Hosts) == 0 && edsUnloaded(cl),
+		HostsFromLiveHealth:    m.HostsFromLive,
 	}
 	if m.IsAggregate {
 		cr, err := explainAggregate(c, cr, m, opt)
@@ -75,6 +76,12 @@ func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (tr
 			return cr, err
 		}
 		return cr, addAggregateBudgets(c, m, opt, &cr)
+	}
+	if t := model.PerRequestHosts(cl.Proto); t != "" {
+		cr.PerRequestHosts = t
+		cr.Notes = append(cr.Notes, subsetNotes(c, cl)...)
+		cr.Notes = append(cr.Notes, perRequestNote(cl, m.Name, t))
+		return cr, nil
 	}
 	in, hostLB, err := model.Input(c, cl, m, s, opt)
 	if err != nil {
