@@ -18,6 +18,7 @@ import (
 	"github.com/lbctl/lbctl/commands/subset"
 	"github.com/lbctl/lbctl/commands/sweep"
 	"github.com/lbctl/lbctl/commands/term"
+	"github.com/lbctl/lbctl/commands/test"
 
 	"github.com/urfave/cli/v3"
 )
@@ -106,7 +107,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			diffCommand(),
 			completionCommand(), manCommand(),
 			session.New(),
-			route.New(),
+			route.New(), test.New(),
 		},
 	}
 	cmdutil.SetCompleter(root, completeClusters)

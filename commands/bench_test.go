@@ -143,7 +143,7 @@ func TestWriteBenchInputs(t *testing.T) {
 	if dir == "" {
 		t.Skip("LBCTL_BENCH_DIR not set")
 	}
-	files := map[string][]byte{"dump-10k.json": gen.Dump(10000)}
+	files := map[string][]byte{"dump-10k.json": gen.Dump(10000), "tests-1000.yaml": thousandTests()}
 	for _, n := range []int{10000, 100000} {
 		for _, p := range gen.Policies {
 			files[fmt.Sprintf("hosts-%d-%s.json", n, p)] = gen.One(p, n)

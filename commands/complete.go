@@ -31,6 +31,16 @@ var flagValues = map[string][]string{
 	"target":    {"envoy", "grpc", "both"},
 	"color":     {"auto", "always", "never"},
 	"kind":      config.Kinds,
+	// COMMAND --FLAG: one command's values where they differ.
+	"test --format": {"text", "json", "junit", "github"},
+}
+
+// valuesOf is flagValues for cmd's flag name.
+func valuesOf(cmd, name string) []string {
+	if v, ok := flagValues[cmd+" --"+name]; ok {
+		return v
+	}
+	return flagValues[name]
 }
 
 // clusterFlags take a cluster name: their values are the clusters defined
@@ -74,7 +84,7 @@ func completionTree(cmd *cli.Command) *quick.Cmd {
 	for _, f := range cmd.Flags {
 		name := f.Names()[0]
 		qf := quick.Flag{Names: f.Names(), Usage: flagUsage(f), TakesValue: takesValue(f), Local: isLocal(f),
-			Hidden: !isVisible(f), Cluster: clusterFlags[name], Defined: nameFlags[name], Values: flagValues[name]}
+			Hidden: !isVisible(f), Cluster: clusterFlags[name], Defined: nameFlags[name], Values: valuesOf(cmd.Name, name)}
 		if qf.Values == nil && !qf.Cluster && qf.Defined == "" {
 			qf.Values = validatorValues(f)
 		}

@@ -108,7 +108,7 @@ func TestFlagValuesAreAccepted(t *testing.T) {
 	root := New(nil, nil, nil)
 	for _, cmd := range append(root.Commands, root) {
 		for _, f := range cmd.Flags {
-			vals := flagValues[f.Names()[0]]
+			vals := valuesOf(cmd.Name, f.Names()[0])
 			for _, v := range vals {
 				if _, err := validateFlagValue(f, v); err != nil {
 					t.Errorf("%s --%s %s: %v", cmd.Name, f.Names()[0], v, err)

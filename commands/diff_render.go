@@ -249,6 +249,9 @@ func writeDiffText(t *term.IO, b *strings.Builder, r *diff.Report, all bool) {
 		"modified": t.Paint(term.Title)}
 	sign := map[string]string{"added": "+", "removed": "-", "modified": "~"}
 	fmt.Fprintf(b, "%s\n", bold.Render(diffHeadline(r)))
+	if so := r.Summary.SettingsOnly; len(so) > 0 {
+		fmt.Fprintf(b, "settings changed, traffic did not: %s\n", strings.Join(so, ", "))
+	}
 	for _, c := range r.Clusters {
 		where := ""
 		if c.File != nil {

@@ -61,6 +61,9 @@ func TestDiffExitCodes(t *testing.T) {
 		{[]string{h + "old.yaml", h + "new.yaml", "--fail-on", "error"}, 0}, // the new finding is a warning
 		{[]string{h + "old.yaml", h + "new.yaml", "--fail-on", "warning"}, 1},
 		{[]string{"fixtures/diff/priority/old.yaml", "fixtures/diff/priority/new.yaml", "--fail-on-shift", "43"}, 1}, // P1 0 → 44%
+		// graded's P0: healthy 100 → 56, degraded 0 → 44: no priority shift; a host's is 8 points.
+		{[]string{"fixtures/diff/settings/old.yaml", "fixtures/diff/settings/new.yaml", "--fail-on-shift", "8.5"}, 0},
+		{[]string{"fixtures/diff/settings/old.yaml", "fixtures/diff/settings/new.yaml", "--fail-on-shift", "7.5"}, 1},
 		{[]string{h + "old.yaml"}, 2},
 		{[]string{h + "old.yaml", h + "new.yaml", "--fail-on-shift", "101"}, 2},
 		{[]string{h + "old.yaml", "no/such.yaml"}, 3},

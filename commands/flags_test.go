@@ -24,6 +24,7 @@ var globalCases = map[string][]string{
 	"diff":       {"fixtures/diff/hosts/old.yaml", "fixtures/diff/hosts/new.yaml"},
 	"completion": {"bash"},
 	"man":        {},
+	"test":       {"fixtures/priority-two-levels.yaml", "fixtures/aggregate.yaml", "fixtures/hash/ring-basic.yaml", "--tests", "fixtures/tests/ok.yaml"},
 	"route":      {"fixtures/route/weighted.yaml", "--path", "/checkout", "--header", "x-user=alice"},
 }
 

@@ -120,6 +120,10 @@ func BuildSides(olds, news *Side, opt Options) (*Report, error) {
 			if !d.differs() {
 				continue
 			}
+			if !d.movesTraffic() {
+				r.settingsOnly = append(r.settingsOnly, d.Name)
+				continue
+			}
 		}
 		if p.New != nil {
 			d.At = changedAt(new, p.New, &d)
@@ -141,9 +145,26 @@ func (d *Cluster) differs() bool {
 		d.ZoneRouting != nil || len(d.Hosts) > 0 || d.Hash != nil || d.HashPolicy != nil || d.Subset != nil || len(d.Notes) > 0
 }
 
+// movesTraffic reports whether a modified cluster's traffic changed, not
+// only its settings (policy, overprovisioning, panic threshold, a host's
+// weight or health that moves no share today).
+func (d *Cluster) movesTraffic() bool {
+	if d.TotalPanic != nil || d.NoHostShare != nil || len(d.Priorities) > 0 || d.Aggregate != nil || len(d.Localities) > 0 ||
+		d.ZoneRouting != nil || d.Hash != nil || d.HashPolicy != nil || d.Subset != nil || len(d.Notes) > 0 {
+		return true
+	}
+	for _, h := range d.Hosts {
+		if h.Change != "modified" || h.Share.Old == nil || h.Share.New == nil || math.Abs(*h.Share.New-*h.Share.Old) > eps {
+			return true
+		}
+	}
+	return false
+}
+
 // finish fills the summary; called again after the findings are set.
 func (r *Report) finish() {
-	r.Summary = Summary{ClustersChanged: len(r.Clusters), NewFindings: len(r.Findings.New), FixedFindings: len(r.Findings.Fixed)}
+	r.Summary = Summary{ClustersChanged: len(r.Clusters), NewFindings: len(r.Findings.New), FixedFindings: len(r.Findings.Fixed),
+		SettingsOnly: r.settingsOnly}
 	for _, c := range r.Clusters {
 		r.Summary.MaxShift = max(r.Summary.MaxShift, c.MaxShift)
 		if c.Hash != nil {
@@ -182,7 +203,9 @@ func (r *Report) MaxShiftPoints() float64 {
 			m = max(m, pp(l.Share))
 		}
 		for _, p := range c.Priorities {
-			m = max(m, ip(p.HealthyLoad), ip(p.DegradedLoad))
+			// A priority's whole load: healthy to degraded within one
+			// priority is a host shift, not a priority shift.
+			m = max(m, ip(sum(p.HealthyLoad, p.DegradedLoad)))
 		}
 		if c.Aggregate != nil {
 			for _, l := range c.Aggregate.ClusterLoad {
@@ -191,6 +214,24 @@ func (r *Report) MaxShiftPoints() float64 {
 		}
 	}
 	return m
+}
+
+// sum is a priority's whole load on each side (nil where it is absent).
+func sum(a, b *Change[int]) *Change[int] {
+	add := func(x, y *int) *int {
+		if x == nil && y == nil {
+			return nil
+		}
+		v := 0
+		if x != nil {
+			v += *x
+		}
+		if y != nil {
+			v += *y
+		}
+		return &v
+	}
+	return &Change[int]{add(a.Old, b.Old), add(a.New, b.New)}
 }
 
 // sortClusters puts removed and added clusters first, then the biggest

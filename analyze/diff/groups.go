@@ -87,6 +87,7 @@ func BuildGroups(groups []Group, opt Options) (*Report, error) {
 			}
 			r.Clusters = append(r.Clusters, c)
 		}
+		r.settingsOnly = append(r.settingsOnly, gr.settingsOnly...)
 	}
 	sortClusters(r.Clusters)
 	r.finish()

@@ -23,6 +23,8 @@ type Report struct {
 	Summary   Summary   `json:"summary" yaml:"summary"`
 	// GRPC is the same comparison under gRPC semantics (--semantics both).
 	GRPC *Report `json:"grpc,omitempty" yaml:"grpc,omitempty"`
+	// settingsOnly is Summary.SettingsOnly, kept across finish.
+	settingsOnly []string
 }
 
 // Cluster is what changed in one cluster's traffic picture, most important
@@ -158,4 +160,7 @@ type Summary struct {
 	MaxMoved        float64 `json:"max_moved" yaml:"max_moved"`
 	NewFindings     int     `json:"new_findings" yaml:"new_findings"`
 	FixedFindings   int     `json:"fixed_findings" yaml:"fixed_findings"`
+	// SettingsOnly names the clusters whose settings changed but whose
+	// traffic did not; they are left out of clusters.
+	SettingsOnly []string `json:"settings_only,omitempty" yaml:"settings_only,omitempty"`
 }

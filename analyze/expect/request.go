@@ -22,7 +22,9 @@ func requestLookup(t *Test, rep Reports) (lookup, InputErrors) {
 	return func(e Expect) (got, *InputError) {
 		switch e.Field {
 		case "cluster":
-			if rep.Clusters != nil && e.Want.Str != "" && !contains(rep.Clusters, e.Want.Str) {
+			// router_check_tool compares names without the clusters
+			// (route-only configs): a wrong one fails, it is no input error.
+			if !t.Router && rep.Clusters != nil && e.Want.Str != "" && !contains(rep.Clusters, e.Want.Str) {
 				return got{}, &InputError{At: e.At, Msg: fmt.Sprintf("%s: no cluster %q%s", clean(e.Path), clean(e.Want.Str), nearest(e.Want.Str, rep.Clusters, "cluster"))}
 			}
 			return str(rr.Cluster), nil

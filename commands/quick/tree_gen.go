@@ -118,6 +118,13 @@ var tree = &Cmd{Name: "lbctl", Aliases: nil, Usage: "explain and lint Envoy load
 					Flags:    []Flag{},
 					Commands: []*Cmd{}},
 			}},
+		&Cmd{Name: "test", Aliases: nil, Usage: "check TESTS files of traffic assertions (lbctl's form or Envoy's router_check_tool form) against the configuration", Hidden: false, Files: true,
+			Flags: []Flag{flags[83], flags[84], flags[85], flags[21], flags[25], flags[26], flags[27], flags[28], flags[7]},
+			Commands: []*Cmd{
+				&Cmd{Name: "help", Aliases: []string{"h"}, Usage: "Shows a list of commands or help for one command", Hidden: false, Files: false,
+					Flags:    []Flag{},
+					Commands: []*Cmd{}},
+			}},
 		&Cmd{Name: "help", Aliases: []string{"h"}, Usage: "Shows a list of commands or help for one command", Hidden: false, Files: false,
 			Flags:    []Flag{},
 			Commands: []*Cmd{}},
@@ -243,4 +250,7 @@ var flags = [...]Flag{
 	{Names: []string{"internal"}, Usage: "the request is internal (x-envoy-internal: true)", TakesValue: false, Local: false, Hidden: false, Cluster: false, Defined: "", Values: nil},
 	{Names: []string{"route-config"}, Usage: "the route configuration NAME to use when several are loaded", TakesValue: true, Local: false, Hidden: false, Cluster: false, Defined: "route-config", Values: nil},
 	{Names: []string{"listener"}, Usage: "the listener NAME whose HTTP connection manager's routes apply", TakesValue: true, Local: false, Hidden: false, Cluster: false, Defined: "listener", Values: nil},
+	{Names: []string{"tests", "t"}, Usage: "a TESTS file (repeatable)", TakesValue: true, Local: false, Hidden: false, Cluster: false, Defined: "", Values: nil},
+	{Names: []string{"format"}, Usage: "text, json, junit or github", TakesValue: true, Local: false, Hidden: false, Cluster: false, Defined: "", Values: []string{"text", "json", "junit", "github"}},
+	{Names: []string{"init"}, Usage: "print a TESTS file holding today's values for every cluster", TakesValue: false, Local: false, Hidden: false, Cluster: false, Defined: "", Values: nil},
 }
