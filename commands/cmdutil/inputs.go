@@ -1,7 +1,6 @@
 package cmdutil
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -64,23 +63,21 @@ func SelectClusters(cfg *config.Config, names []string) ([]*config.Cluster, erro
 		cl := cfg.Cluster(n)
 		if cl == nil {
 			return nil, UsageErrorf("--cluster %q: no such cluster in %s; the clusters are: %s",
-				n, strings.Join(cfg.Files, ", "), KnownClusters(cfg))
+				n, Names(cfg.Files, 20), KnownClusters(cfg))
 		}
 		out = append(out, cl)
 	}
 	return out, nil
 }
 
+// KnownClusters lists the loaded clusters' names for a message, escaped and capped.
 func KnownClusters(cfg *config.Config) string {
 	names := cfg.ClusterNames()
 	if len(names) == 0 {
 		return "(none)"
 	}
 	sort.Strings(names)
-	if len(names) > 20 {
-		names = append(names[:20], fmt.Sprintf("… and %d more", len(names)-20))
-	}
-	return strings.Join(names, ", ")
+	return Names(names, 20)
 }
 
 // KindFlag forces the document kind.
