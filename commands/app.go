@@ -11,6 +11,7 @@ import (
 
 	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/hash"
+	"github.com/lbctl/lbctl/commands/route"
 	"github.com/lbctl/lbctl/commands/rules"
 	"github.com/lbctl/lbctl/commands/session"
 	"github.com/lbctl/lbctl/commands/subset"
@@ -104,6 +105,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 			diffCommand(),
 			completionCommand(), manCommand(),
 			session.New(),
+			route.New(),
 		},
 	}
 	cmdutil.SetCompleter(root, completeClusters)
@@ -136,5 +138,6 @@ func globalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no warnings on standard error (errors still)"},
 		&cli.BoolFlag{Name: "verbose", Usage: "list every warning (and every row where output is summarised)"},
 		cmdutil.MaxInputFlag(),
+		&cli.BoolFlag{Name: "skip-non-envoy", Usage: "skip a named file that holds no Envoy config, as a file found in a directory is (default: an input error)"},
 	}
 }

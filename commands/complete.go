@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/quick"
 
 	"github.com/urfave/cli/v3"
@@ -36,20 +37,27 @@ var flagValues = map[string][]string{
 // in the FILE arguments already typed.
 var clusterFlags = map[string]bool{"cluster": true, "local-cluster": true}
 
+// nameFlags take another name defined in the FILE arguments (route's).
+var nameFlags = map[string]string{"route-config": "route-config", "listener": "listener", "authority": "authority"}
+
 // completeLine answers a completion request (quick.Complete over the
 // command tree): words are the arguments before the cursor (without the
 // program name), cur the word being typed.
 func completeLine(root *cli.Command, words []string, cur string) quick.Completion {
-	c, _ := quick.Complete(completionTree(root), words, cur, clusterNames)
+	c, _ := quick.Complete(completionTree(root), words, cur, func(kind string, files []string) []string {
+		if kind != "cluster" {
+			return shellSafe(cmdutil.RouteNames(kind, files))
+		}
+		return shellSafe(config.QuickClusterNames(files))
+	})
 	return c
 }
 
-// clusterNames are the clusters defined in files, read quickly
-// (config.QuickClusterNames); a name with control characters is not
-// offered: a shell would take its newline as the end of the candidate.
-func clusterNames(files []string) []string {
+// shellSafe leaves out names with control characters: a shell would
+// take a newline as the end of the candidate.
+func shellSafe(names []string) []string {
 	var out []string
-	for _, v := range config.QuickClusterNames(files) {
+	for _, v := range names {
 		if config.Escape(v) == v {
 			out = append(out, v)
 		}
@@ -66,8 +74,8 @@ func completionTree(cmd *cli.Command) *quick.Cmd {
 	for _, f := range cmd.Flags {
 		name := f.Names()[0]
 		qf := quick.Flag{Names: f.Names(), Usage: flagUsage(f), TakesValue: takesValue(f), Local: isLocal(f),
-			Hidden: !isVisible(f), Cluster: clusterFlags[name], Values: flagValues[name]}
-		if qf.Values == nil && !qf.Cluster {
+			Hidden: !isVisible(f), Cluster: clusterFlags[name], Defined: nameFlags[name], Values: flagValues[name]}
+		if qf.Values == nil && !qf.Cluster && qf.Defined == "" {
 			qf.Values = validatorValues(f)
 		}
 		q.Flags = append(q.Flags, qf)

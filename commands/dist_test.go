@@ -45,7 +45,7 @@ func TestDistributionFiles(t *testing.T) {
 	}
 	var hooks []map[string]any
 	mustYAML(t, "../.pre-commit-hooks.yaml", &hooks)
-	if len(hooks) != 1 || hooks[0]["entry"] != "lbctl lint" || hooks[0]["language"] != "golang" {
+	if len(hooks) != 1 || hooks[0]["entry"] != "lbctl lint --skip-non-envoy" || hooks[0]["language"] != "golang" {
 		t.Errorf(".pre-commit-hooks.yaml: %v", hooks)
 	}
 	var action struct {
@@ -66,7 +66,7 @@ func TestDistributionFiles(t *testing.T) {
 	}
 	all := strings.Join(runs, "\n")
 	if action.Runs.Using != "composite" || !strings.Contains(strings.Join(uses, " "), "github/codeql-action/upload-sarif") ||
-		!strings.Contains(all, "lint $LINT_PATH") || !strings.Contains(all, "--format sarif") {
+		!strings.Contains(all, "lint --skip-non-envoy $LINT_PATH") || !strings.Contains(all, "--format sarif") {
 		t.Errorf("action.yml: uses %v, runs %s", uses, all)
 	}
 	var gr struct {

@@ -24,6 +24,7 @@ var globalCases = map[string][]string{
 	"diff":       {"fixtures/diff/hosts/old.yaml", "fixtures/diff/hosts/new.yaml"},
 	"completion": {"bash"},
 	"man":        {},
+	"route":      {"fixtures/route/weighted.yaml", "--path", "/checkout", "--header", "x-user=alice"},
 }
 
 // Every command, every global flag value: either honoured (the output

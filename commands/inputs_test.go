@@ -77,26 +77,34 @@ func TestUnreadableInputs(t *testing.T) {
 			t.Errorf("cla-no-name.yaml read as no Envoy resource: %s", f.Message)
 		}
 	}
-	cases := map[string]string{
-		"../fixtures/broken/kubernetes-deployment.yaml":  "Kubernetes apps/v1 Deployment is not Envoy config lbctl reads; expected a CiliumEnvoyConfig, a CiliumClusterwideEnvoyConfig, or a List of them",
-		"../fixtures/broken/resource-map-extra-key.yaml": "\"VirtualHosts\" is not a resource kind lbctl reads in a map of resources; expected clusters, endpoints, listeners or routes (any case)",
+	// A named file holding no Envoy config: one error naming what it holds;
+	// with --skip-non-envoy, a count on stderr and exit 0.
+	file := "../fixtures/broken/kubernetes-deployment.yaml"
+	// Said once: a finding on stdout, not again on stderr.
+	code, out, errs := runLBCTL("lint", file)
+	if want := file + ":1:1: info LB0007 not an Envoy resource lbctl reads"; code != ExitInput || errs != "" ||
+		strings.Count(out, want) != 1 || !strings.Contains(out, "found only Kubernetes Deployment envoy") {
+		t.Errorf("%s: exit %d, stdout %q, stderr %q; want %d and %q once on stdout", file, code, out, errs, ExitInput, want)
 	}
-	for file, msg := range cases {
-		code, _, errs := runLBCTL("lint", file)
-		if code != ExitInput {
-			t.Errorf("%s: exit %d, want %d", file, code, ExitInput)
-		}
-		if want := file + ":"; !strings.Contains(errs, want) || !strings.Contains(errs, msg) {
-			t.Errorf("%s: stderr %q, want the file and %q", file, errs, msg)
-		}
+	code, out, errs = runLBCTL("lint", "--skip-non-envoy", file)
+	if want := "lbctl: skipped 1 file holding no Envoy config (" + file + ")\n"; code != 0 || errs != want || out != "" {
+		t.Errorf("--skip-non-envoy %s: exit %d, stdout %q, stderr %q; want 0, nothing, %q", file, code, out, errs, want)
+	}
+	// A key of a resource map that holds no Envoy config: skipped with one
+	// notice naming it, the clusters still read.
+	fs = lintJSON(t, "../fixtures/broken/resource-map-extra-key.yaml")
+	if len(fs) != 1 || fs[0].Rule != "LB0007" || fs[0].Severity != "info" || fs[0].Line != 5 ||
+		fs[0].Message != "skipped what is not Envoy config: \"VirtualHosts\"" {
+		t.Errorf("resource-map-extra-key.yaml: want one LB0007 info at line 5 naming VirtualHosts, got %+v", fs)
 	}
 }
 
 type lintFinding struct {
-	Rule    string `json:"rule"`
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Message string `json:"message"`
+	Rule     string `json:"rule"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Message  string `json:"message"`
+	Severity string `json:"severity"`
 }
 
 func lintJSON(t *testing.T, args ...string) []lintFinding {

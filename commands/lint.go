@@ -79,12 +79,13 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	}
 	inputs := make([]config.Input, len(files))
 	for i, f := range files {
-		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader}
+		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader, SkipNonEnvoy: cmd.Bool("skip-non-envoy")}
 	}
 	// A running Envoy's config_dump and /clusters are one configuration.
 	merge := cmd.Bool("merge") || live != nil
 	cfgs, _ := config.LoadGroupsLimited(append(inputs, live...), cmd.String("kind"), merge, cmdutil.Limits(cmd))
 	cmdutil.GuardSecrets(cmd, cfgs...)
+	cmdutil.ReportSkipped(cmd, cfgs...)
 	findings, err := adopt(cmd, lint.RunGroups(cfgs, opts))
 	if err != nil {
 		return err
@@ -93,17 +94,29 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		return cmdutil.InputError(err)
 	}
 	// A file that cannot be read or parsed is an input error (exit 3),
-	// reported on stderr as well as among the findings.
+	// reported once: among the findings, or on stderr when no finding
+	// carries it (its rule disabled or suppressed).
+	reported := map[config.Pos]bool{}
+	for _, f := range findings {
+		reported[f.Pos] = true
+	}
 	var fatal []string
+	refused := false
 	for _, cfg := range cfgs {
 		for _, p := range cfg.Problems {
 			if p.Severity == config.SevError && (p.Code == config.CodeSyntax || p.Code == config.CodeIO || p.Code == config.CodeUnknownKind) {
-				fatal = append(fatal, p.Error())
+				refused = true
+				if !reported[p.Pos] {
+					fatal = append(fatal, p.Error())
+				}
 			}
 		}
 	}
 	if len(fatal) > 0 {
 		return cmdutil.InputErrorf("%s", strings.Join(fatal, "\n"))
+	}
+	if refused {
+		return cmdutil.SilentExit(ExitInput)
 	}
 	if lint.Fails(findings, failOn) {
 		return cmdutil.SilentExit(ExitFindings)

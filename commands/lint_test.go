@@ -185,3 +185,17 @@ func TestLintGroups(t *testing.T) {
 		t.Errorf("--merge does not report the duplicate web cluster:\n%s", out)
 	}
 }
+
+// TestLintRefusalOnce: a file lint cannot read is one finding on stdout
+// and exit 3, not also a line on stderr; with its rule disabled it is
+// said on stderr instead.
+func TestLintRefusalOnce(t *testing.T) {
+	code, out, errs := runLBCTL("lint", "../fixtures/broken/malformed.yaml")
+	if code != ExitInput || strings.Count(out, "invalid YAML") != 1 || errs != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, errs = runLBCTL("lint", "--disable", "LB0001", "../fixtures/broken/malformed.yaml")
+	if code != ExitInput || strings.Contains(out, "invalid YAML") || strings.Count(errs, "invalid YAML") != 1 {
+		t.Errorf("disabled: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

@@ -139,8 +139,8 @@ func writeTree(b *bytes.Buffer, c *quick.Cmd) {
 	var collect func(c *quick.Cmd)
 	collect = func(c *quick.Cmd) {
 		for _, f := range c.Flags {
-			lit := fmt.Sprintf("{Names: %s, Usage: %q, TakesValue: %t, Local: %t, Hidden: %t, Cluster: %t, Values: %s}",
-				strs(f.Names), f.Usage, f.TakesValue, f.Local, f.Hidden, f.Cluster, strs(f.Values))
+			lit := fmt.Sprintf("{Names: %s, Usage: %q, TakesValue: %t, Local: %t, Hidden: %t, Cluster: %t, Defined: %q, Values: %s}",
+				strs(f.Names), f.Usage, f.TakesValue, f.Local, f.Hidden, f.Cluster, f.Defined, strs(f.Values))
 			if _, ok := index[lit]; !ok {
 				index[lit] = len(table)
 				table = append(table, lit)
@@ -158,8 +158,8 @@ func writeTree(b *bytes.Buffer, c *quick.Cmd) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(b, "flags[%d]", index[fmt.Sprintf("{Names: %s, Usage: %q, TakesValue: %t, Local: %t, Hidden: %t, Cluster: %t, Values: %s}",
-				strs(f.Names), f.Usage, f.TakesValue, f.Local, f.Hidden, f.Cluster, strs(f.Values))])
+			fmt.Fprintf(b, "flags[%d]", index[fmt.Sprintf("{Names: %s, Usage: %q, TakesValue: %t, Local: %t, Hidden: %t, Cluster: %t, Defined: %q, Values: %s}",
+				strs(f.Names), f.Usage, f.TakesValue, f.Local, f.Hidden, f.Cluster, f.Defined, strs(f.Values))])
 		}
 		b.WriteString("},\nCommands: []*Cmd{\n")
 		for _, sub := range c.Commands {

@@ -27,13 +27,15 @@ func renderCluster(t *term.IO, c traffic.ClusterReport, all bool) {
 		meta = append(meta, fmt.Sprintf("overprovisioning %.2g", float64(c.OverprovisioningFactor)/100))
 	}
 	meta = append(meta, "panic threshold "+cmdutil.Pct(c.PanicThreshold))
-	if c.EndpointsMissing {
+	if c.PerRequestHosts != "" {
+		meta = append(meta, "hosts made per request ("+c.PerRequestHosts+")")
+	} else if c.EndpointsMissing {
 		// Not an outage: the endpoints are elsewhere (a note says where).
 		meta = append(meta, t.Paint(term.Title).Render("no endpoints in the input"))
 	} else {
 		meta = append(meta, "availability "+cmdutil.Pct(c.NormalizedTotalAvailability))
 	}
-	if c.TotalPanic && !c.EndpointsMissing {
+	if c.TotalPanic && !c.EndpointsMissing && c.PerRequestHosts == "" {
 		meta = append(meta, t.Paint(term.Alarm).Bold(true).Render("TOTAL PANIC"))
 	}
 	fmt.Fprintln(t.Out, cmdutil.Headline(t, title, meta))

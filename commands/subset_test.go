@@ -320,7 +320,8 @@ func TestSubsetErrors(t *testing.T) {
 		{"typed and legacy together", []string{subsetFixtures + "both-configs.yaml", "--cluster", "both"}, ExitInput,
 			"both-configs.yaml:5:1: cluster: load_balancing_policy cannot be combined with lb_subset_config"},
 		{"missing file", []string{subsetFixtures + "nope.yaml", "--cluster", "x"}, ExitInput, "nope.yaml: no such file or directory"},
-		{"no --cluster", []string{subsetFixtures + "seed-cluster.yaml"}, ExitUsage, "--cluster NAME is required"},
+		// Needed only when the input holds several clusters.
+		{"no --cluster", []string{subsetFixtures + "seed-cluster.yaml", subsetFixtures + "unhealthy-subset.yaml"}, ExitUsage, "--cluster NAME is required"},
 		{"unknown cluster", []string{subsetFixtures + "seed-cluster.yaml", "--cluster", "nope"}, ExitUsage, `--cluster "nope": no such cluster`},
 		{"no subset config", []string{"../fixtures/aggregate.yaml", "--cluster", "primary"}, ExitUsage, `cluster "primary" has no subset load balancing`},
 		{"bad --match", []string{subsetFixtures + "seed-cluster.yaml", "--cluster", "cluster-name", "--match", "stage"}, ExitUsage, `--match "stage": expected KEY=VALUE`},
@@ -422,4 +423,15 @@ func TestSubsetMatchCommas(t *testing.T) {
 		t.Errorf("match = %#v", r.Match)
 	}
 	checkResult(t, r.Result, seedProd, "fallback", "DEFAULT_SUBSET")
+}
+
+// TestSubsetHashOneClusterNoFlag: with one cluster in the input --cluster
+// is not needed.
+func TestSubsetHashOneClusterNoFlag(t *testing.T) {
+	if code, out, errs := runLBCTL("subset", subsetFixtures+"seed-cluster.yaml"); code != 0 || !strings.Contains(out, "cluster-name") {
+		t.Errorf("subset: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runLBCTL("hash", "../fixtures/hash/failover.yaml"); code != 0 || !strings.Contains(out, "RING_HASH") {
+		t.Errorf("hash: exit %d\n%s%s", code, out, errs)
+	}
 }

@@ -153,6 +153,7 @@ func RunGroups(cfgs []*config.Config, opts Options) []Finding {
 		raw = append(raw, fs...)
 	}
 	raw = dedupe(raw)
+	raw = withoutUnknown(cfgs, raw)
 	kept := suppress(unionFiles(cfgs), raw, disabled)
 	sortFindings(kept)
 	return kept

@@ -5,12 +5,12 @@ import clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3
 // LB1114 lb-config-mismatch (ENV-LB-CONFIG-MISMATCH).
 var _ = register(&Rule{
 	ID: "LB1114", Name: "lb-config-mismatch", Spec: "ENV-LB-CONFIG-MISMATCH",
-	Severity: map[Target]Severity{TargetEnvoy: SevWarning, TargetGRPC: SevWarning},
+	Severity: map[Target]Severity{TargetEnvoy: SevInfo, TargetGRPC: SevInfo},
 	Doc: "An lb_config block that does not match lb_policy: ring_hash_lb_config without RING_HASH, " +
 		"maglev_lb_config without MAGLEV, least_request_lb_config without LEAST_REQUEST, round_robin_lb_config " +
 		"without ROUND_ROBIN, original_dst_lb_config on a non-ORIGINAL_DST cluster. Envoy's legacy config " +
 		"readers only read the block of the active policy, so the block is silently ignored (cluster.proto " +
-		"says such mismatches are errors).",
+		"says such mismatches are errors). Info: the ignored block changes no traffic (Envoy loads the cluster and uses lb_policy).",
 	Hint: "Remove the block or change lb_policy to the policy it configures.",
 	Check: func(p *Pass) {
 		for _, cl := range p.Cfg.Clusters {

@@ -32,12 +32,16 @@ func loadRule(code string) func(p *Pass) {
 			if pr.Code != code && !(code == config.CodeUnknownType && pr.Code == config.CodeUnknownLBType) {
 				continue
 			}
-			sev := SevError
-			switch pr.Severity {
-			case config.SevWarning:
-				sev = SevWarning
-			case config.SevInfo:
-				sev = SevInfo
+			sev := pr.Severity
+			switch sev {
+			case SevError:
+				if code == config.CodeUnknownKind {
+					sev = SevInfo // lbctl's refusal, not Envoy's: exit 3 says it
+				}
+			case SevWarning:
+				if !p.strict && (code == config.CodeUnknownType || code == config.CodeReference) {
+					sev = SevInfo // lbctl's limit or a partial input: no consequence shown
+				}
 			}
 			if !p.strict {
 				switch code {

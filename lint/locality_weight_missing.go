@@ -3,8 +3,11 @@ package lint
 import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/placement"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/hash"
 )
 
 // LB1602 locality-weight-missing (WGT-LOCALITY-WEIGHT-MISSING-ENVOY).
@@ -13,9 +16,12 @@ var _ = register(&Rule{
 	Severity: map[Target]Severity{TargetEnvoy: SevWarning},
 	Doc: "Locality-weighted load balancing with a locality that has no load_balancing_weight. " +
 		"endpoint_components.proto: \"If no weights are specified when locality weighted load balancing is " +
-		"enabled, the locality is assigned no load.\" Its endpoints receive no traffic, as long as another " +
-		"locality of its priority has a weight: when none has, Envoy builds no locality scheduler and uses all " +
-		"the priority's hosts (LocalityWrr::rebuildLocalityScheduler, lbmodel.LocalityWeights).",
+		"enabled, the locality is assigned no load.\" Its endpoints receive no traffic while another locality of " +
+		"its priority has a weight. When none has, the policy decides: ROUND_ROBIN, LEAST_REQUEST and RANDOM build " +
+		"no locality scheduler and use all the priority's hosts (LocalityWrr::rebuildLocalityScheduler; no finding), " +
+		"but RING_HASH and MAGLEV build an empty ring or table (normalizeLocalityWeights in thread_aware_lb_impl.cc " +
+		"returns when the weights sum to 0), so requests that reach that priority find no host. explain gives the " +
+		"same cause (hash.LevelEmptyCause).",
 	Hint: "Give every locality a load_balancing_weight.",
 	Check: func(p *Pass) {
 		p.assignments(func(cl *config.Cluster, a *endpointv3.ClusterLoadAssignment) {
@@ -23,18 +29,35 @@ var _ = register(&Rule{
 				return
 			}
 			m := p.Model(cl)
+			hashing := model.IsHashPolicy(m.Policy)
+			emptyReported := map[uint32]bool{}
 			for _, loc := range a.GetEndpoints() {
-				if loc.GetLoadBalancingWeight() == nil && len(loc.GetLbEndpoints()) > 0 {
+				if loc.GetLoadBalancingWeight() != nil || len(loc.GetLbEndpoints()) == 0 {
+					continue
+				}
+				prio := loc.GetPriority()
+				if hashing {
+					// Health aside (Panic: every host used): only the weights.
+					in := model.PriorityHosts(m.Hosts, int(prio))
+					if c := hash.LevelEmptyCause(in, hash.NormalizeOptions{LocalityWeighted: true, Panic: true}); c == hash.EmptyLocalityWeights {
+						if !emptyReported[prio] {
+							emptyReported[prio] = true
+							p.Report(p.pos(loc, "locality"), "cluster %q: P%d's %s is empty (%s): requests that reach P%d find no host",
+								cl.Name(), prio, placement.StructureName(m.Policy), c, prio)
+						}
+						continue
+					}
+				} else {
 					// No locality of the priority has an effective weight: Envoy
 					// builds no locality scheduler and hostSourceToUse falls back
 					// to all the priority's hosts (LocalityWrr::rebuildLocalityScheduler).
-					g := lbmodel.GroupLocalities(m.Hosts, int(loc.GetPriority()), lbmodel.Locality{}, false)
+					g := lbmodel.GroupLocalities(m.Hosts, int(prio), lbmodel.Locality{}, false)
 					if _, sched := lbmodel.LocalityWeights(g, m.OverprovisioningFactor, false); !sched {
 						continue
 					}
-					p.Report(p.pos(loc, "locality"), "cluster %q: locality %q has no load_balancing_weight, so its %d endpoints get no traffic",
-						cl.Name(), localityName(loc), len(loc.GetLbEndpoints()))
 				}
+				p.Report(p.pos(loc, "locality"), "cluster %q: locality %q has no load_balancing_weight, so its %d endpoints get no traffic",
+					cl.Name(), localityName(loc), len(loc.GetLbEndpoints()))
 			}
 		})
 	},

@@ -11,28 +11,19 @@ package lint
 import (
 	"sort"
 	"strings"
+
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
-// Severity of a finding. Higher is more serious.
-type Severity int
+// Severity of a finding: the loader's scale (config.Severity), so a
+// loader problem keeps its severity as a finding. Higher is more serious.
+type Severity = config.Severity
 
 const (
-	SevInfo Severity = iota + 1
-	SevWarning
-	SevError
+	SevInfo    = config.SevInfo
+	SevWarning = config.SevWarning
+	SevError   = config.SevError
 )
-
-func (s Severity) String() string {
-	switch s {
-	case SevError:
-		return "error"
-	case SevWarning:
-		return "warning"
-	case SevInfo:
-		return "info"
-	}
-	return "none"
-}
 
 // ParseSeverity reads error, warning, info or none (none is 0: nothing
 // reaches it, which is what --fail-on none means).
@@ -45,9 +36,9 @@ func ParseSeverity(s string) (Severity, bool) {
 	case "info":
 		return SevInfo, true
 	case "none":
-		return 0, true
+		return config.SevNone, true
 	}
-	return 0, false
+	return config.SevNone, false
 }
 
 // Target is the data plane a rule judges the configuration for.

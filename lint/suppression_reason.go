@@ -8,8 +8,8 @@ const noReasonSuppressionID = "LB0014"
 var _ = register(&Rule{
 	ID:       noReasonSuppressionID,
 	Name:     "suppression-without-reason",
-	Severity: map[Target]Severity{TargetEnvoy: SevWarning, TargetGRPC: SevWarning},
+	Severity: map[Target]Severity{TargetEnvoy: SevInfo, TargetGRPC: SevInfo},
 	Doc: "An inline suppression (# lbctl:ignore ID) that gives no reason after the rule IDs. A suppression " +
-		"is a decision someone made; without the reason the next reader cannot tell whether it still holds.",
+		"is a decision someone made; without the reason the next reader cannot tell whether it still holds. Info: it is about lbctl's comments, not about Envoy's traffic.",
 	Hint: "Say why after the IDs: # lbctl:ignore LB1203 child defined by the control plane at run time.",
 })

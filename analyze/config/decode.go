@@ -41,6 +41,9 @@ type decoder struct {
 	// inChunk is set in a chunk of a list decoded in parallel (fanout.go):
 	// its lists are decoded on its goroutine.
 	inChunk bool
+	// stack is the mappings of the messages being decoded, innermost
+	// last, for marking where an unknown (template) value stands.
+	stack []node
 }
 
 // lbDeciding are the fields whose typed extension decides how a cluster
@@ -85,6 +88,8 @@ func (d *decoder) message(n node, m protoreflect.Message) {
 		return
 	}
 	d.src.record(m.Interface(), n)
+	d.stack = append(d.stack, n)
+	defer func() { d.stack = d.stack[:len(d.stack)-1] }()
 	if !d.secretHeader && info.header != "" && headerNamed(info.header, n) {
 		d.secretHeader = true
 		defer func() { d.secretHeader = false }()
@@ -115,6 +120,14 @@ func (d *decoder) message(n node, m protoreflect.Message) {
 			}
 			d.unknownField(k, desc)
 			continue
+		}
+		if hasSentinel(v) {
+			// A template placeholder: unknown, not wrong; unset unless a
+			// string is due.
+			d.src.markUnknown(d.file, d.stack)
+			if fd.Kind() != protoreflect.StringKind || fd.IsList() || fd.IsMap() {
+				continue
+			}
 		}
 		if isNull(v) && (fd.Message() == nil || fd.Message().FullName() != "google.protobuf.Value" || fd.IsList()) {
 			continue // protojson: null means unset

@@ -24,7 +24,7 @@ func (l *loader) document(file string, n node, kind string) {
 		}
 		kind = detectKind(n)
 		if kind == "list" && noResources(n) {
-			l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind, Msg: notResourcesMsg})
+			l.problem(Problem{Pos: nodePos(file, n), Severity: SevError, Code: CodeUnknownKind, Msg: notResourcesMsg})
 			return
 		}
 	}
@@ -34,7 +34,7 @@ func (l *loader) document(file string, n node, kind string) {
 		if egctlWithoutXDS(n) {
 			msg = egctlWithoutXDSMsg
 		}
-		l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind, Msg: msg})
+		l.problem(Problem{Pos: nodePos(file, n), Severity: SevError, Code: CodeUnknownKind, Msg: msg})
 	case "list":
 		for ci := range n.len() {
 			item := n.child(ci)
@@ -86,7 +86,7 @@ func (l *loader) document(file string, n node, kind string) {
 		}
 		list, _ := mapGet(n, "clusters")
 		if !list.ok() || list.kind() != sequenceNode {
-			l.problem(Problem{Pos: nodePos(file, n), Code: CodeType, Msg: "expected a list of clusters or a mapping with \"clusters:\""})
+			l.problem(Problem{Pos: nodePos(file, n), Severity: SevError, Code: CodeType, Msg: "expected a list of clusters or a mapping with \"clusters:\""})
 			return
 		}
 		for ci := range list.len() {
@@ -132,7 +132,7 @@ func (l *loader) document(file string, n node, kind string) {
 		l.decode(file, n, cs, true)
 		l.addLiveHealth(cs)
 	default:
-		l.problem(Problem{Pos: nodePos(file, n), Code: CodeUnknownKind, Msg: "unknown kind " + kind})
+		l.problem(Problem{Pos: nodePos(file, n), Severity: SevError, Code: CodeUnknownKind, Msg: "unknown kind " + kind})
 	}
 }
 
@@ -141,7 +141,7 @@ func (l *loader) document(file string, n node, kind string) {
 func readDiscovery(l *loader, file string, n node) {
 	res, _ := mapGet(n, "resources")
 	if !res.ok() || res.kind() != sequenceNode {
-		l.problem(Problem{Pos: nodePos(file, n), Code: CodeType, Msg: "expected \"resources:\" with a list of typed resources"})
+		l.problem(Problem{Pos: nodePos(file, n), Severity: SevError, Code: CodeType, Msg: "expected \"resources:\" with a list of typed resources"})
 		return
 	}
 	if l.typedInParallel(file, res) {

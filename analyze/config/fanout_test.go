@@ -275,6 +275,8 @@ func TestParallelDecodeSameAsSequential(t *testing.T) {
 	if n < 2*parallelMin {
 		t.Fatalf("inputs too short for parallelMin %d", parallelMin)
 	}
+	defer func(m int) { maxRepeats = m }(maxRepeats)
+	maxRepeats = 1 << 30 // every problem compared, none grouped
 	inputs := []Input{
 		{Path: "dump.yaml", Data: []byte(fanoutDump(n))},
 		{Path: "big.json", Data: []byte(fanoutCluster(n))},
@@ -294,7 +296,7 @@ func TestParallelDecodeSameAsSequential(t *testing.T) {
 		defer func(p bool) { parallelDecode = p }(parallelDecode)
 		raw := func(par bool) Problems {
 			parallelDecode = par
-			docs, _ := parseText("dump.yaml", fanoutDump(n))
+			docs, _ := parseText("dump.yaml", fanoutDump(n), Limits{})
 			d := &decoder{file: "dump.yaml", src: newSources(), lenient: true}
 			d.src.addFile("dump.yaml", fanoutDump(n))
 			d.message(docs[0], (&adminv3.ConfigDump{}).ProtoReflect())

@@ -30,6 +30,7 @@ func LoadGroupsLimited(inputs []Input, kind string, merge bool, lim Limits) ([]*
 	for _, in := range inputs {
 		r.input(in)
 	}
+	r.joinLiveHealth()
 	if len(r.groups) == 0 {
 		r.group("")
 	}
@@ -71,6 +72,9 @@ type reader struct {
 	lim    Limits
 	total  int64 // bytes read so far, bounded by lim.maxInput()
 	buf    []byte
+	// skippable: the input being read may hold no Envoy config (a
+	// directory's file, or --skip-non-envoy); it is then skipped.
+	skippable bool
 }
 
 // group is the documents (and file problems) of one configuration.
@@ -84,6 +88,7 @@ type group struct {
 type unit struct {
 	file string
 	node node
+	kind string // found inside a container (find.go); "" detects it
 }
 
 func (r *reader) group(key string) *group {
@@ -118,6 +123,7 @@ func (r *reader) problem(p Problem) {
 }
 
 func (r *reader) input(in Input) {
+	r.skippable = in.SkipNonEnvoy
 	if in.Data != nil {
 		if r.admit(in.Path, int64(len(in.Data))) {
 			r.data(in.Path, string(in.Data))
@@ -131,7 +137,7 @@ func (r *reader) input(in Input) {
 		}
 		data, err := r.readText(io.LimitReader(rd, r.lim.maxInput()+1), 0)
 		if err != nil {
-			r.problem(Problem{Pos: Pos{File: "<stdin>"}, Code: CodeIO, Msg: "cannot read standard input: " + err.Error()})
+			r.problem(Problem{Pos: Pos{File: "<stdin>"}, Severity: SevError, Code: CodeIO, Msg: "cannot read standard input: " + err.Error()})
 			return
 		}
 		if r.admit("<stdin>", int64(len(data))) {
@@ -141,7 +147,7 @@ func (r *reader) input(in Input) {
 	}
 	st, err := os.Stat(in.Path)
 	if err != nil {
-		r.problem(Problem{Pos: Pos{File: in.Path}, Code: CodeIO, Msg: ioMessage(err)})
+		r.problem(Problem{Pos: Pos{File: in.Path}, Severity: SevError, Code: CodeIO, Msg: ioMessage(err)})
 		return
 	}
 	if !st.IsDir() {
@@ -151,7 +157,7 @@ func (r *reader) input(in Input) {
 	var files []string
 	err = filepath.WalkDir(in.Path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			r.problem(Problem{Pos: Pos{File: p}, Code: CodeIO, Msg: ioMessage(err)})
+			r.problem(Problem{Pos: Pos{File: p}, Severity: SevError, Code: CodeIO, Msg: ioMessage(err)})
 			return nil
 		}
 		if !d.IsDir() && IsConfigFile(p) {
@@ -160,9 +166,10 @@ func (r *reader) input(in Input) {
 		return nil
 	})
 	if err != nil {
-		r.problem(Problem{Pos: Pos{File: in.Path}, Code: CodeIO, Msg: ioMessage(err)})
+		r.problem(Problem{Pos: Pos{File: in.Path}, Severity: SevError, Code: CodeIO, Msg: ioMessage(err)})
 	}
 	sort.Strings(files)
+	r.skippable = true
 	if len(files) == 0 {
 		r.problem(Problem{Pos: Pos{File: in.Path}, Severity: SevWarning, Code: CodeIO, Msg: "directory has no .yaml, .yml or .json file"})
 	}
@@ -180,7 +187,7 @@ func (r *reader) file(path string) {
 		if _, ok := err.(*parse.NotRegularError); ok {
 			msg = err.Error()
 		}
-		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: msg})
+		r.problem(Problem{Pos: Pos{File: path}, Severity: SevError, Code: CodeIO, Msg: msg})
 		return
 	}
 	if !r.admit(path, st.Size()) {
@@ -191,7 +198,7 @@ func (r *reader) file(path string) {
 	// Bounded even if the file grew since its Stat.
 	data, err := r.readText(io.LimitReader(f, r.lim.maxInput()-r.total+st.Size()+1), st.Size())
 	if err != nil {
-		r.problem(Problem{Pos: Pos{File: path}, Code: CodeIO, Msg: ioMessage(err)})
+		r.problem(Problem{Pos: Pos{File: path}, Severity: SevError, Code: CodeIO, Msg: ioMessage(err)})
 		return
 	}
 	if int64(len(data)) > st.Size() {
@@ -209,10 +216,10 @@ func (r *reader) admit(file string, size int64) bool {
 	max := r.lim.maxInput()
 	switch {
 	case size > max:
-		r.problem(Problem{Pos: Pos{File: file}, Code: CodeIO, Msg: fmt.Sprintf("larger than %d bytes (%s)", max, r.lim.hint())})
+		r.problem(Problem{Pos: Pos{File: file}, Severity: SevError, Code: CodeIO, Msg: fmt.Sprintf("larger than %d bytes (%s)", max, r.lim.hint())})
 		return false
 	case r.total+size > max:
-		r.problem(Problem{Pos: Pos{File: file}, Code: CodeIO, Msg: fmt.Sprintf("inputs together larger than %d bytes (%s)", max, r.lim.hint())})
+		r.problem(Problem{Pos: Pos{File: file}, Severity: SevError, Code: CodeIO, Msg: fmt.Sprintf("inputs together larger than %d bytes (%s)", max, r.lim.hint())})
 		return false
 	}
 	r.total += size
@@ -237,16 +244,21 @@ func (r *reader) readText(rd io.Reader, size int64) (string, error) {
 // The file's own problems (syntax) go with its first document.
 func (r *reader) data(file, text string) {
 	r.src.addFile(file, text)
-	docs, probs := parseText(file, text)
+	clean, tpl := detemplate(text)
+	docs, probs := parseText(file, clean, r.lim)
+	if tpl != nil {
+		probs = append(probs, tpl.notice(file))
+	}
 	if len(docs) > 0 {
 		r.src.expect(docs[0].t.maps)
 	}
 	var first *group
+	f := &finder{file: file, src: r.src}
 	for i, doc := range docs {
-		units, own := r.split(file, doc)
+		units, own := r.split(file, doc, f)
 		for j, u := range units {
 			key := looseKey(file)
-			if own || r.standalone(u.node) {
+			if own || r.standalone(u) {
 				key = file + "#" + strconv.Itoa(i) + "." + strconv.Itoa(j)
 			}
 			g := r.group(key)
@@ -260,33 +272,43 @@ func (r *reader) data(file, text string) {
 	if first == nil {
 		first = r.group(looseKey(file))
 		first.addFile(file)
-		if len(probs) == 0 {
+		if len(probs) == 0 && len(docs) == 0 {
 			probs = append(probs, Problem{Pos: Pos{File: file, Line: 1, Col: 1}, Severity: SevWarning, Code: CodeUnknownKind, Msg: "file has no document"})
 		}
 	}
 	first.probs = append(first.probs, probs...)
+	if r.kind == "" && len(docs) > 0 {
+		first.probs = append(first.probs, r.unfound(file, docs[0], f)...)
+	}
 }
 
 // split gives the documents of one YAML document that are configurations
 // of their own (own): each gateway's config dump in egctl's `x translate`
 // output.
-func (r *reader) split(file string, doc node) (units []unit, own bool) {
+func (r *reader) split(file string, doc node, f *finder) (units []unit, own bool) {
 	if r.kind == "" {
 		if dumps := egctlDumps(resolve(doc)); dumps != nil {
 			for _, d := range dumps {
-				units = append(units, unit{file, d})
+				units = append(units, unit{file: file, node: d})
 			}
+			f.units = append(f.units, units...)
 			return units, true
 		}
+		before := len(f.units)
+		f.document(doc)
+		return f.units[before:], false
 	}
-	return []unit{{file, doc}}, false
+	return []unit{{file: file, node: doc}}, false
 }
 
 // standalone reports a document that is one Envoy's whole configuration.
-func (r *reader) standalone(n node) bool {
+func (r *reader) standalone(u unit) bool {
 	kind := r.kind
 	if kind == "" {
-		kind = detectKind(resolve(n))
+		kind = u.kind
+	}
+	if kind == "" {
+		kind = detectKind(resolve(u.node))
 	}
 	return kind == KindBootstrap || kind == KindConfigDump || kind == kindBootstrapDump
 }
@@ -296,10 +318,15 @@ func (g *group) load(src *Sources, kind string) *Config {
 	cfg := &Config{Sources: src, Files: g.files, Problems: g.probs, byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
 	l := &loader{cfg: cfg, kind: kind}
 	for _, u := range g.docs {
-		l.document(u.file, u.node, kind)
+		k := kind
+		if k == "" {
+			k = u.kind
+		}
+		l.document(u.file, u.node, k)
 	}
 	l.linker().link()
 	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
+	cfg.Problems = cfg.Problems.grouped()
 	return cfg
 }

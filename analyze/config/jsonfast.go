@@ -18,28 +18,35 @@ import (
 // which also produces the error messages. TestJSONFastPathMatchesYAML
 // compares the two on every fixture and corpus file.
 func parseJSONNodes(src string) (root node, ok bool) {
+	root, ok, _ = parseJSONLimited(src, MaxJSONNodes)
+	return root, ok
+}
+
+// parseJSONLimited is parseJSONNodes building at most maxNodes nodes; over
+// is the offset of the node past them (ok is false then), else -1.
+func parseJSONLimited(src string, maxNodes int) (root node, ok bool, over int) {
 	t := &tree{src: src, offsets: true}
-	s := &jsonScanner{t: t, src: src, line: 1}
+	s := &jsonScanner{t: t, src: src, line: 1, maxNodes: maxNodes, over: -1}
 	s.space()
 	// Offsets and line marks are 32-bit: past 2 GiB (--max-input raised)
 	// yaml.v3's path reads it.
 	if len(src) >= 1<<31 || s.pos >= len(s.src) || (s.src[s.pos] != '{' && s.src[s.pos] != '[') {
-		return node{}, false
+		return node{}, false, -1
 	}
-	t.nodes = make([]entry, 0, jsonNodeBound(src))
+	t.nodes = make([]entry, 0, min(jsonNodeBound(src), maxNodes+1))
 	t.kids = make([]int32, 0, cap(t.nodes)/2) // most children are runs (setKids)
 	i := s.value(0)
 	if s.bad {
-		return node{}, false
+		return node{}, false, s.over
 	}
 	s.space()
 	if s.bad || s.pos != len(s.src) {
-		return node{}, false
+		return node{}, false, -1
 	}
 	// JSON has no aliases: only nesting can pass the limits.
 	t.deep = s.maxDepth > MaxDepth
 	t.fit()
-	return node{t: t, i: i}, true
+	return node{t: t, i: i}, true, -1
 }
 
 // jsonNodeBound is at least the number of nodes of JSON src: the root,
@@ -70,6 +77,8 @@ type jsonScanner struct {
 	maxDepth int     // of any value so far
 	stack    []int32 // children of the open containers
 	scratch  []byte  // unescaping buffer
+	maxNodes int     // the budget: past it, over is set and the scan ends
+	over     int
 }
 
 // scalar adds a scalar whose value is src[start:end].
@@ -104,6 +113,10 @@ func (s *jsonScanner) value(depth int) int32 {
 		s.maxDepth = depth
 	}
 	at := s.pos // where the node starts: its line and column (tree.lineCol)
+	if len(s.t.nodes) >= s.maxNodes {
+		s.bad, s.over = true, at
+		return -1
+	}
 	switch c := s.src[s.pos]; {
 	case c == '{':
 		return s.container(depth, mappingNode, tagMap, '}', at)

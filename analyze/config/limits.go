@@ -50,18 +50,18 @@ func (l Limits) maxInput() int64 {
 }
 
 // checkExpansion walks doc as the decoder will, aliases followed, and
-// reports the first alias that takes the expanded size past MaxAliasNodes
-// or a node nested deeper than MaxDepth. Size and height are memoised per
+// reports the first alias that takes the expanded size past maxAlias
+// (budget.go; at most MaxAliasNodes) or a node nested deeper than MaxDepth. Size and height are memoised per
 // anchored node, so the walk is linear in the written document however
 // much it expands.
-func checkExpansion(file string, doc node) *Problem {
+func checkExpansion(file string, doc node, maxAlias int) *Problem {
 	type measure struct{ size, height int }
 	memo := map[node]measure{}
 	extra := 0
 	var prob *Problem
 	fail := func(n node, format string, a ...any) {
 		if prob == nil {
-			prob = &Problem{Pos: nodePos(file, n), Code: CodeSyntax, Msg: fmt.Sprintf(format, a...)}
+			prob = &Problem{Pos: nodePos(file, n), Severity: SevError, Code: CodeSyntax, Msg: fmt.Sprintf(format, a...)}
 		}
 	}
 	var walk func(n node, depth int) measure
@@ -89,8 +89,8 @@ func checkExpansion(file string, doc node) *Problem {
 			if depth+m.height > MaxDepth+1 {
 				fail(n, "nesting deeper than %d levels once aliases are expanded (lbctl's limit on nesting depth)", MaxDepth)
 			}
-			if extra += m.size; extra > MaxAliasNodes {
-				fail(n, "YAML aliases expand to more than %d nodes (lbctl's limit on alias expansion)", MaxAliasNodes)
+			if extra += m.size; extra > maxAlias {
+				fail(n, "YAML aliases expand to more than %d nodes (lbctl's limit on alias expansion)", maxAlias)
 			}
 			return m
 		}
@@ -98,7 +98,7 @@ func checkExpansion(file string, doc node) *Problem {
 		for ci := range n.len() {
 			c := n.child(ci)
 			cm := walk(c, depth+1)
-			m.size = min(m.size+cm.size, 2*MaxAliasNodes) // saturate: enough to fail, no overflow
+			m.size = min(m.size+cm.size, 2*maxAlias) // saturate: enough to fail, no overflow
 			m.height = max(m.height, cm.height+1)
 		}
 		if n.anchored() {
@@ -126,10 +126,10 @@ func checkEncoding(file string, data []byte) *Problem {
 		r, w := utf8.DecodeRune(data[i:])
 		switch {
 		case r == utf8.RuneError && w <= 1:
-			return &Problem{Pos: Pos{File: file, Line: line, Col: col}, Code: CodeSyntax,
+			return &Problem{Pos: Pos{File: file, Line: line, Col: col}, Severity: SevError, Code: CodeSyntax,
 				Msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02x at offset %d)", data[i], i)}
 		case r == 0:
-			return &Problem{Pos: Pos{File: file, Line: line, Col: col}, Code: CodeSyntax,
+			return &Problem{Pos: Pos{File: file, Line: line, Col: col}, Severity: SevError, Code: CodeSyntax,
 				Msg: fmt.Sprintf("NUL byte at offset %d (not allowed in YAML or JSON)", i)}
 		case r == '\n':
 			line, col = line+1, 1
@@ -175,7 +175,7 @@ func checkJSONCommas(file string, data []byte) *Problem {
 			commaLine, commaCol = line, col
 		case r == '}' || r == ']':
 			if commaLine > 0 {
-				return &Problem{Pos: Pos{File: file, Line: commaLine, Col: commaCol}, Code: CodeSyntax,
+				return &Problem{Pos: Pos{File: file, Line: commaLine, Col: commaCol}, Severity: SevError, Code: CodeSyntax,
 					Msg: fmt.Sprintf("invalid JSON: trailing comma before '%c'", r)}
 			}
 		case r == ' ' || r == '\t' || r == '\r' || r == '\n':

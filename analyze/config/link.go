@@ -129,12 +129,12 @@ func (l *linker) checkAssignment(a interface {
 			// SocketAddress.port_value is PGV lte: 65535; Envoy rejects
 			// the cluster, so explain must not model it.
 			if sa := e.GetEndpoint().GetAddress().GetSocketAddress(); sa.GetPortValue() > 65535 {
-				l.problem(Problem{Pos: l.cfg.Sources.ValuePos(sa, "port_value"), Code: CodePortRange,
+				l.problem(Problem{Pos: l.cfg.Sources.ValuePos(sa, "port_value"), Severity: SevError, Code: CodePortRange,
 					Msg: fmt.Sprintf("port %d is above 65535; Envoy rejects the endpoint's cluster", sa.GetPortValue())})
 			}
 		}
 		if g.GetPriority() > maxPriority {
-			l.problem(Problem{Pos: l.cfg.Sources.ValuePos(g, "priority"), Code: CodePriorityRange,
+			l.problem(Problem{Pos: l.cfg.Sources.ValuePos(g, "priority"), Severity: SevError, Code: CodePriorityRange,
 				Msg: fmt.Sprintf("priority %d is above Envoy's limit of %d", g.GetPriority(), maxPriority)})
 		}
 	}
@@ -149,7 +149,7 @@ func (l *linker) checkPanicNaN(c *clusterv3.Cluster) {
 	if t == nil || !math.IsNaN(t.GetValue()) {
 		return
 	}
-	l.problem(Problem{Pos: l.cfg.Sources.ValuePos(t, "value"), Code: CodeInvalidValue,
+	l.problem(Problem{Pos: l.cfg.Sources.ValuePos(t, "value"), Severity: SevError, Code: CodeInvalidValue,
 		Msg: fmt.Sprintf("cluster %q: healthy_panic_threshold is NaN; Envoy rejects the cluster (\"Value not in the range of 0..100 range.\")", c.GetName())})
 }
 
@@ -169,7 +169,7 @@ func (l *linker) checkAggregateConfig(c *clusterv3.Cluster) {
 	if pos.File == "" {
 		pos = l.cfg.Sources.FieldPos(ct, "typed_config")
 	}
-	l.problem(Problem{Pos: pos, Code: CodeType,
+	l.problem(Problem{Pos: pos, Severity: SevError, Code: CodeType,
 		Msg: fmt.Sprintf("cluster %q: cluster_type envoy.clusters.aggregate needs a typed_config of type %s, not %s; Envoy rejects the cluster (unable to unpack)",
 			c.GetName(), strings.TrimPrefix(aggregateConfigType, "type.googleapis.com/"), strings.TrimPrefix(ct.GetTypedConfig().GetTypeUrl(), "type.googleapis.com/"))})
 }
@@ -184,7 +184,7 @@ func (l *linker) checkHosts() {
 	check := func(a *endpointv3.ClusterLoadAssignment) bool {
 		for _, g := range a.GetEndpoints() {
 			if n += len(g.GetLbEndpoints()); n > maxHosts {
-				l.problem(Problem{Pos: l.cfg.Sources.ElemPos(g, "lb_endpoints", len(g.GetLbEndpoints())-(n-maxHosts)), Code: CodeInvalidValue,
+				l.problem(Problem{Pos: l.cfg.Sources.ElemPos(g, "lb_endpoints", len(g.GetLbEndpoints())-(n-maxHosts)), Severity: SevError, Code: CodeInvalidValue,
 					Msg: fmt.Sprintf("more than %d endpoints in this configuration (lbctl's limit on hosts)", maxHosts)})
 				return false
 			}

@@ -15,6 +15,10 @@ type LiveHost struct {
 	// Requests is the host's rq_total counter: requests sent to it since
 	// it was added (what --observe compares between two reads).
 	Requests uint64
+	// Locality and Hostname, for a cluster whose endpoints are known
+	// only from /clusters (an EDS assignment not in the input).
+	Locality lbmodel.Locality
+	Hostname string
 }
 
 // liveStatus maps a host's admin health flags to the EDS status with the
@@ -49,6 +53,8 @@ func (l *loader) addLiveHealth(cs *adminv3.Clusters) {
 				Priority: int(h.GetPriority()),
 				Weight:   h.GetWeight(),
 				Requests: counter(h.GetStats(), "rq_total"),
+				Locality: lbmodel.Locality{Region: h.GetLocality().GetRegion(), Zone: h.GetLocality().GetZone(), SubZone: h.GetLocality().GetSubZone()},
+				Hostname: h.GetHostname(),
 			}
 		}
 	}

@@ -107,6 +107,10 @@ type Input struct {
 	// Data, when not nil, is read in place of a file; Path names it
 	// (e.g. an answer fetched from an admin endpoint).
 	Data []byte
+	// SkipNonEnvoy skips the input, with a count on standard error, when
+	// it holds no Envoy config, as a file found in a directory is;
+	// otherwise that is an input error.
+	SkipNonEnvoy bool
 }
 
 // LoadBytes reads one in-memory document stream named file.
@@ -117,6 +121,7 @@ func LoadBytes(file string, data []byte, kind string) (*Config, error) {
 	l.linker().link()
 	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
+	cfg.Problems = cfg.Problems.grouped()
 	if errs := cfg.Problems.Errors(); len(errs) > 0 {
 		return cfg, errs
 	}
@@ -181,7 +186,11 @@ func (l *loader) data(file string, data []byte) {
 	l.cfg.Files = append(l.cfg.Files, file)
 	text := string(data) // one copy, shared by Sources and the tree
 	l.cfg.Sources.addFile(file, text)
-	docs, probs := parseText(file, text)
+	clean, tpl := detemplate(text)
+	docs, probs := parseText(file, clean, Limits{})
+	if tpl != nil {
+		probs = append(probs, tpl.notice(file))
+	}
 	if len(docs) > 0 {
 		l.cfg.Sources.expect(docs[0].t.maps)
 	}

@@ -21,13 +21,17 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", Escape(p.File), p.Line, p.Col)
 }
 
-// Severity of a problem found while loading.
+// Severity of a loader's problem or a lint finding: one scale, higher is
+// more serious. SevNone is the zero value so that a Problem or rule that
+// names no severity is caught (severity_test.go) instead of silently
+// meaning error; it also means "fail on nothing" (--fail-on none).
 type Severity int
 
 const (
-	SevError Severity = iota
-	SevWarning
+	SevNone Severity = iota
 	SevInfo
+	SevWarning
+	SevError
 )
 
 func (s Severity) String() string {
@@ -36,8 +40,10 @@ func (s Severity) String() string {
 		return "error"
 	case SevWarning:
 		return "warning"
+	case SevInfo:
+		return "info"
 	}
-	return "info"
+	return "none"
 }
 
 // Problem is something wrong with the input, found while loading it. Errors

@@ -197,7 +197,7 @@ func (c *Config) routeTargets(e routeEntry) ([]RouteTarget, Problems) {
 	}
 	shares, err := lbmodel.WeightedClusterShares(model, false)
 	if err != nil {
-		probs = append(probs, Problem{Pos: c.Sources.FieldPos(a, "weighted_clusters"), Code: CodeInvalidValue,
+		probs = append(probs, Problem{Pos: c.Sources.FieldPos(a, "weighted_clusters"), Severity: SevError, Code: CodeInvalidValue,
 			Msg: safeMsg(fmt.Sprintf("route %s: %v", routeLabel(e), err))})
 		for i := range out {
 			out[i].Share = 0

@@ -21,6 +21,7 @@ type Sources struct {
 	unpacked map[*anypb.Any]proto.Message
 	files    map[string]*fileText
 	secrets  secretSpans
+	unknown  unknowns // template placeholders' surroundings (template.go)
 }
 
 // fileText is one input's text; its lines are indexed on first use.

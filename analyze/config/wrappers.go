@@ -59,9 +59,12 @@ func isLocalityGroup(n node) bool {
 	return v.ok()
 }
 
-// readResourceMap reads every key of a resource-kind map; a key it does not
-// know is one error naming what was expected, never a silent skip.
+// readResourceMap reads every key of a resource-kind map; under a key it
+// does not know, Envoy config is searched (find.go), and the keys holding
+// none are named in one notice.
 func readResourceMap(l *loader, file string, n node) {
+	f := &finder{file: file, src: l.cfg.Sources}
+	defer f.readInto(l)
 	for i := 0; i+1 < n.len(); i += 2 {
 		k, v := n.child(i), resolve(n.child(i+1))
 		key := strings.ToLower(k.value())
@@ -70,15 +73,16 @@ func readResourceMap(l *loader, file string, n node) {
 		}
 		kind, ok := resourceMapKinds[key]
 		if !ok {
-			l.problem(Problem{Pos: nodePos(file, k), Code: CodeUnknownKind,
-				Msg: "\"" + k.value() + "\" is not a resource kind lbctl reads in a map of resources; expected clusters, endpoints, listeners or routes (any case)"})
+			if !f.keyed(k.value(), v) && !f.walk(v, 1) {
+				f.skip(k, "\""+printable(k.value())+"\"")
+			}
 			continue
 		}
 		if isNull(v) {
 			continue
 		}
 		if v.kind() != sequenceNode {
-			l.problem(Problem{Pos: nodePos(file, v), Code: CodeType, Msg: "expected a list under \"" + k.value() + "\", found " + kindName(v)})
+			l.problem(Problem{Pos: nodePos(file, v), Severity: SevError, Code: CodeType, Msg: "expected a list under \"" + k.value() + "\", found " + kindName(v)})
 			continue
 		}
 		for ci := range v.len() {
@@ -113,7 +117,7 @@ func readKubernetes(l *loader, file string, n node) {
 			return
 		}
 		if items.kind() != sequenceNode {
-			l.problem(Problem{Pos: nodePos(file, items), Code: CodeType, Msg: "expected a list under \"items\", found " + kindName(items)})
+			l.problem(Problem{Pos: nodePos(file, items), Severity: SevError, Code: CodeType, Msg: "expected a list under \"items\", found " + kindName(items)})
 			return
 		}
 		for ci := range items.len() {
@@ -124,20 +128,20 @@ func readKubernetes(l *loader, file string, n node) {
 		spec, _ := mapGet(n, "spec")
 		res, _ := mapGet(spec, "resources")
 		if !res.ok() || res.kind() != sequenceNode {
-			l.problem(Problem{Pos: nodePos(file, kindNode), Code: CodeUnknownKind, Msg: kind + " has no spec.resources list of xDS resources"})
+			l.problem(Problem{Pos: nodePos(file, kindNode), Severity: SevError, Code: CodeUnknownKind, Msg: kind + " has no spec.resources list of xDS resources"})
 			return
 		}
 		for ci := range res.len() {
 			item := res.child(ci)
 			item = resolve(item)
 			if t, _ := mapGet(item, "@type"); !t.ok() {
-				l.problem(Problem{Pos: nodePos(file, item), Code: CodeUnknownKind, Msg: kind + " spec.resources item has no \"@type\"; expected a typed xDS resource (Cluster, ClusterLoadAssignment, Listener, RouteConfiguration)"})
+				l.problem(Problem{Pos: nodePos(file, item), Severity: SevError, Code: CodeUnknownKind, Msg: kind + " spec.resources item has no \"@type\"; expected a typed xDS resource (Cluster, ClusterLoadAssignment, Listener, RouteConfiguration)"})
 				continue
 			}
 			l.document(file, item, "typed")
 		}
 	default:
-		l.problem(Problem{Pos: nodePos(file, kindNode), Code: CodeUnknownKind,
+		l.problem(Problem{Pos: nodePos(file, kindNode), Severity: SevError, Code: CodeUnknownKind,
 			Msg: "Kubernetes " + api.value() + " " + kind + " is not Envoy config lbctl reads; expected a CiliumEnvoyConfig, a CiliumClusterwideEnvoyConfig, or a List of them"})
 	}
 }

@@ -19,22 +19,30 @@ import (
 // scanner that builds the same nodes (jsonfast.go); where yaml-cpp
 // (Envoy's parser) accepts more, yamlcpp.go bridges the gap.
 func parseDocuments(file string, data []byte) ([]node, Problems) {
-	return parseText(file, string(data))
+	return parseText(file, string(data), Limits{})
 }
 
-// parseText is parseDocuments on the text Sources keeps.
-func parseText(file, text string) ([]node, Problems) {
+// parseText is parseDocuments on the text Sources keeps, within the node
+// budgets of lim (budget.go).
+func parseText(file, text string, lim Limits) ([]node, Problems) {
+	b := lim.budget()
 	// The fast path takes only printable ASCII JSON without trailing
 	// commas, which the two checks below would pass: it goes first.
-	if root, ok := parseJSONNodes(text); ok {
+	root, ok, over := parseJSONLimited(text, b.jsonNodes)
+	if over >= 0 {
+		t := &tree{src: text, offsets: true}
+		line, col := t.offsetLineCol(over)
+		return nil, Problems{*b.tooManyNodes(file, line, col, b.jsonNodes, MaxJSONNodes)}
+	}
+	if ok {
 		root.t.file = file
 		if root.t.deep {
-			if p := checkExpansion(file, root); p != nil {
+			if p := checkExpansion(file, root, b.aliasNodes); p != nil {
 				return nil, Problems{*p}
 			}
 		}
 		var probs Problems
-		checkDuplicateKeys(file, root, &probs)
+		checkDuplicateKeys(file, root, true, &probs)
 		return []node{root}, probs
 	}
 	data := []byte(text)
@@ -44,16 +52,20 @@ func parseText(file, text string) ([]node, Problems) {
 	if p := checkJSONCommas(file, data); p != nil {
 		return nil, Problems{*p}
 	}
-	docs, probs := parseStream(file, data)
+	// yaml.v3's own tree is the peak: bounded before it is built.
+	if p := b.preScanYAML(file, data); p != nil {
+		return nil, Problems{*p}
+	}
+	docs, probs := parseStream(file, data, b.aliasNodes)
 	if len(probs) > 0 {
 		if fixed, ok := untabComments(data); ok {
-			docs, probs = parseStream(file, fixed)
+			docs, probs = parseStream(file, fixed, b.aliasNodes)
 		}
 	}
 	return withoutTemplates(file, data, docs, probs)
 }
 
-func parseStream(file string, data []byte) ([]node, Problems) {
+func parseStream(file string, data []byte, maxAlias int) ([]node, Problems) {
 	var probs Problems
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []node
@@ -70,11 +82,11 @@ func parseStream(file string, data []byte) ([]node, Problems) {
 		}
 		if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
 			root := t.fromYAML(n.Content[0])
-			if p := checkExpansion(file, root); p != nil {
+			if p := checkExpansion(file, root, maxAlias); p != nil {
 				probs = append(probs, *p)
 				continue
 			}
-			checkDuplicateKeys(file, root, &probs)
+			checkDuplicateKeys(file, root, strings.HasSuffix(strings.ToLower(file), ".json"), &probs)
 			docs = append(docs, root)
 		}
 	}
@@ -100,7 +112,7 @@ func syntaxProblem(file string, data []byte, err error) Problem {
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
 	}
-	return Problem{Pos: Pos{File: file, Line: line, Col: syntaxColumn(lineOf(data, line), msg)}, Code: CodeSyntax, Msg: "invalid YAML: " + msg}
+	return Problem{Pos: Pos{File: file, Line: line, Col: syntaxColumn(lineOf(data, line), msg)}, Severity: SevError, Code: CodeSyntax, Msg: "invalid YAML: " + msg}
 }
 
 // valueColon is the index of the first ':' at or after from that is
@@ -157,64 +169,6 @@ func syntaxColumn(line, msg string) int {
 		}
 	}
 	return utf8.RuneCountInString(line[:at]) + 1
-}
-
-// checkDuplicateKeys reports a key repeated in one mapping. yaml.v3's Node
-// API accepts duplicates silently, and Envoy's own loader rejects them.
-func checkDuplicateKeys(file string, n node, probs *Problems) {
-	switch n.kind() {
-	case mappingNode:
-		var seen map[string]node // only for large mappings
-		if n.len() > 2*smallMapping {
-			seen = map[string]node{}
-		}
-		for i := 0; i+1 < n.len(); i += 2 {
-			k := n.child(i)
-			var first node
-			ok := false
-			if seen != nil {
-				first, ok = seen[k.value()]
-			} else {
-				first, ok = earlierKey(n, i)
-			}
-			if ok && k.kind() == scalarNode {
-				*probs = append(*probs, Problem{
-					Pos:  nodePos(file, k),
-					Code: CodeDuplicateKey,
-					Msg:  "duplicate key \"" + k.value() + "\" (first at line " + strconv.Itoa(first.line()) + ")",
-				})
-			} else if seen != nil {
-				seen[k.value()] = k
-			}
-			checkDuplicateKeys(file, n.child(i+1), probs)
-		}
-	case sequenceNode:
-		for ci := range n.len() {
-			c := n.child(ci)
-			checkDuplicateKeys(file, c, probs)
-		}
-	case aliasNode:
-		// Anchored content is checked where it is defined.
-	}
-}
-
-// smallMapping: up to this many pairs, keys are compared pairwise rather
-// than through a map (most mappings; a map each was most of the loader's
-// garbage).
-const smallMapping = 8
-
-// earlierKey is the key before key i of mapping n that a map of keys would
-// hold for its value: the first one, or a later non-scalar one (which
-// replaced it, as it was not reported).
-func earlierKey(n node, i int) (node, bool) {
-	v := n.child(i).value()
-	var first node
-	for j := 0; j < i; j += 2 {
-		if k := n.child(j); k.value() == v && (!first.ok() || k.kind() != scalarNode) {
-			first = k
-		}
-	}
-	return first, first.ok()
 }
 
 func kindName(n node) string {

@@ -76,7 +76,7 @@ func templatePlaceholders(file string, n node, lines []string, probs *Problems) 
 		return
 	}
 	if isPlaceholder(n) {
-		*probs = append(*probs, Problem{Pos: nodePos(file, n), Code: CodeSyntax,
+		*probs = append(*probs, Problem{Pos: nodePos(file, n), Severity: SevError, Code: CodeSyntax,
 			Msg: "unrendered template placeholder " + placeholderText(n, lines) + ": render the template before checking it (the rest of this document is not read)"})
 		return
 	}

@@ -8,6 +8,8 @@ package expect
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // Pos is a place in a TESTS file, 1-based.
@@ -128,30 +130,9 @@ func nearest(v string, valid []string, kind string) string {
 	}
 	best, bestD := "", 1<<30
 	for _, c := range valid {
-		if d := editDistance(v, c); d < bestD || d == bestD && c < best {
+		if d := parse.EditDistance(v, c); d < bestD || d == bestD && c < best {
 			best, bestD = c, d
 		}
 	}
 	return "; the closest " + kind + " is " + clean(best)
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -1,7 +1,6 @@
 package explain
 
 import (
-	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/lbmodel"
@@ -26,15 +25,12 @@ func addBudgets(in lbmodel.ClusterInput, opt model.Options, cr *traffic.ClusterR
 	return addLocalityBudgets(in, opt.BudgetOrder, cr)
 }
 
-// addAggregateBudgets fills the budget of each linearized level of an
-// aggregate cluster's report.
-func addAggregateBudgets(c *config.Config, m *model.Model, opt model.Options, cr *traffic.ClusterReport) error {
+// addAggregateBudgets fills the budget of each linearized level of
+// aggregate cluster m's report from its children's inputs (--set-health
+// applied), as explainAggregate built them.
+func addAggregateBudgets(m *model.Model, children []lbmodel.AggregateChildInput, opt model.Options, cr *traffic.ClusterReport) {
 	if cr.Aggregate == nil {
-		return nil
-	}
-	children, err := model.AggregateInputs(c, m, opt)
-	if err != nil {
-		return err
+		return
 	}
 	bs := lbmodel.AggregateBudgets(children, m.PanicThreshold, opt.BudgetOrder)
 	if !cr.EndpointsMissing {
@@ -45,7 +41,6 @@ func addAggregateBudgets(c *config.Config, m *model.Model, opt model.Options, cr
 			cr.Aggregate.Levels[i].Budget = &traffic.AggregateBudget{Budget: budgetReport(bs[i].Budget), BeforeFailover: bs[i].BeforeFailover}
 		}
 	}
-	return nil
 }
 
 // addLocalityBudgets fills the budget of each locality explain lists

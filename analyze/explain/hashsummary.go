@@ -54,7 +54,7 @@ func hashNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.LBS
 		}
 		switch pr.InTable {
 		case 0:
-			out = append(out, fmt.Sprintf("%s%s empty (no healthy host, not in panic): hashes sent here find no host", prefix, strings.Replace(what, " of 0 entries", "", 1)))
+			out = append(out, fmt.Sprintf("%s%s empty (%s): hashes sent here find no host", prefix, strings.Replace(what, " of 0 entries", "", 1), hs.EmptyCause(i)))
 			continue
 		case 1:
 			out = append(out, fmt.Sprintf("%s%s over 1 host, which answers every hash", prefix, what))

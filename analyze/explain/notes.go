@@ -19,12 +19,15 @@ func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.
 		switch {
 		case edsUnloaded(cl):
 			add("%s is an EDS cluster and no ClusterLoadAssignment for it was loaded: pass the EDS resources (or an admin config_dump with ?include_eds) to see its hosts", m.Name)
-		case m.Policy == "CLUSTER_PROVIDED" || cl.Proto.GetType().String() == "ORIGINAL_DST":
+		case m.Policy == "CLUSTER_PROVIDED":
 			add("%s has no static hosts: its cluster type picks the upstream per request (ORIGINAL_DST uses the connection's original destination, or the x-envoy-original-dst-host header with use_http_header)", m.Name)
 		default:
 			add("%s has no endpoints, so every request to it fails with \"no healthy upstream\"", m.Name)
 		}
 		return out
+	}
+	if m.HostsFromLive {
+		add("%s's ClusterLoadAssignment is not in the input: its %d hosts, their priority, locality, weight and health come from the admin /clusters reading (live health); locality weights and the assignment's overprovisioning factor are not known", m.Name, len(m.Hosts))
 	}
 	if t := cl.Proto.GetCommonLbConfig().GetHealthyPanicThreshold(); t != nil && float64(m.PanicThreshold) != t.GetValue() && t.GetValue() < 100 {
 		add("healthy_panic_threshold %g is read as %d: Envoy converts it with 100*(value/100.0) and truncates", t.GetValue(), m.PanicThreshold)
@@ -129,6 +132,18 @@ func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.
 	}
 	out = append(out, hashNotes(c, cl, m, s, opt)...)
 	return out
+}
+
+// perRequestNote says how a cluster of type t picks its host per request.
+func perRequestNote(cl *config.Cluster, name, t string) string {
+	if t != "ORIGINAL_DST" {
+		return fmt.Sprintf("%s makes its hosts per request (%s): each request's host (:authority) is resolved and becomes the upstream, so there is no host set, priority load, panic or failure budget to compute", name, t)
+	}
+	how := "the connection's original destination address"
+	if h := model.OriginalDstHeader(cl.Proto); h != "" {
+		how = fmt.Sprintf("the address in the request's %s header (use_http_header)", config.Escape(h))
+	}
+	return fmt.Sprintf("%s makes its hosts per request (ORIGINAL_DST): each request goes to %s, so there is no host set, priority load, panic or failure budget to compute", name, how)
 }
 
 func hasLocalityWeights(hosts []lbmodel.Host) bool {

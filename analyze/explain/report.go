@@ -68,13 +68,16 @@ func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (tr
 		Notes:                  notes,
 		File:                   c.Sources.Pos(cl.Proto).String(),
 		EndpointsMissing:       len(m.Hosts) == 0 && edsUnloaded(cl),
+		HostsFromLiveHealth:    m.HostsFromLive,
 	}
 	if m.IsAggregate {
-		cr, err := explainAggregate(c, cr, m, opt)
-		if err != nil {
-			return cr, err
-		}
-		return cr, addAggregateBudgets(c, m, opt, &cr)
+		return explainAggregate(c, cr, m, opt)
+	}
+	if t := model.PerRequestHosts(cl.Proto); t != "" {
+		cr.PerRequestHosts = t
+		cr.Notes = append(cr.Notes, subsetNotes(c, cl)...)
+		cr.Notes = append(cr.Notes, perRequestNote(cl, m.Name, t))
+		return cr, nil
 	}
 	in, hostLB, err := model.Input(c, cl, m, s, opt)
 	if err != nil {
@@ -271,6 +274,8 @@ func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model
 	}
 	cr.Aggregate = ar
 	cr.Notes = append(cr.Notes, aggregateNotes(c, m, as, childLB)...)
+	// The budgets reuse the children's inputs built above.
+	addAggregateBudgets(m, children, opt, &cr)
 	return cr, nil
 }
 

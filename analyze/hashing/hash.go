@@ -245,7 +245,7 @@ func lookup(hs *placement.Setup, input string, h uint64) HashLookup {
 	pl := &hs.Levels[p]
 	addr, pos, ok := pl.Pick(h)
 	if !ok {
-		l.Reason = fmt.Sprintf("P%d's %s is empty (no healthy host, not in panic): Envoy finds no host", p, placement.StructureName(hs.Policy))
+		l.Reason = fmt.Sprintf("P%d's %s is empty (%s): Envoy finds no host", p, placement.StructureName(hs.Policy), hs.EmptyCause(p))
 		if degraded {
 			l.Reason = fmt.Sprintf("chosen through P%d's degraded load, but degraded hosts are only in the %s in panic: Envoy finds no host", p, placement.StructureName(hs.Policy))
 		}

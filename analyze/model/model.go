@@ -1,6 +1,9 @@
 package model
 
 import (
+	"cmp"
+	"slices"
+
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	aggregatev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/clusters/aggregate/v3"
@@ -26,6 +29,9 @@ type Model struct {
 	// is true for envoy.clusters.aggregate even when the list is empty.
 	IsAggregate bool
 	Aggregate   []string
+	// HostsFromLive: the hosts come from an admin /clusters reading, as
+	// the cluster's EDS assignment is not in the input.
+	HostsFromLive bool
 
 	tables *hash.TableCache
 }
@@ -67,7 +73,9 @@ func Of(c *config.Config, cl *config.Cluster) *Model {
 			m.OverprovisioningFactor = opf.GetValue()
 		}
 		m.WeightedPriorityHealth = a.GetPolicy().GetWeightedPriorityHealth()
-		m.Hosts = hostsOf(a, c.LiveHealth[m.Name], resolvesDNS(p))
+		m.Hosts = hostsOf(a, c.LiveHealth[m.Name], resolvesDNS(p), DedupesHosts(p))
+	} else if live := c.LiveHealth[m.Name]; len(live) > 0 && isEDS(p) {
+		m.Hosts, m.HostsFromLive = liveHosts(live), true
 	}
 	if IsAggregate(cl) {
 		m.IsAggregate = true
@@ -77,6 +85,40 @@ func Of(c *config.Config, cl *config.Cluster) *Model {
 		}
 	}
 	return m
+}
+
+// DedupesHosts: Envoy keeps only the first endpoint of each address, as
+// EDS does (EdsClusterImpl::BatchUpdateHelper::updateLocalityEndpoints,
+// eds.cc: "only the first one will be retained", across localities and
+// priorities); StaticClusterImpl registers every endpoint. LB1605 and the
+// model both ask this.
+func DedupesHosts(p *clusterv3.Cluster) bool { return isEDS(p) }
+
+// isEDS: the cluster's endpoints come from EDS.
+func isEDS(p *clusterv3.Cluster) bool {
+	if ct := p.GetClusterType(); ct != nil {
+		return ct.GetName() == "envoy.cluster.eds"
+	}
+	return p.GetType() == clusterv3.Cluster_EDS
+}
+
+// liveHosts are the hosts an admin /clusters reading lists for a cluster
+// whose ClusterLoadAssignment is not in the input, by priority, locality
+// and address (/clusters gives no file order and no locality weights).
+func liveHosts(live map[string]config.LiveHost) []lbmodel.Host {
+	hosts := make([]lbmodel.Host, 0, len(live))
+	for addr, lh := range live {
+		w := lh.Weight
+		if w == 0 {
+			w = 1
+		}
+		hosts = append(hosts, lbmodel.Host{Address: addr, Hostname: lh.Hostname, Priority: lh.Priority,
+			Locality: lh.Locality, Weight: w, Status: lh.Status})
+	}
+	slices.SortFunc(hosts, func(a, b lbmodel.Host) int {
+		return cmp.Or(cmp.Compare(a.Priority, b.Priority), cmp.Compare(a.Locality.String(), b.Locality.String()), cmp.Compare(a.Address, b.Address))
+	})
+	return hosts
 }
 
 // localityWeight is the group's locality weight as Envoy records it:
@@ -108,7 +150,7 @@ func resolvesDNS(p *clusterv3.Cluster) bool {
 // (StrictDnsClusterImpl::ResolveTarget's and LogicalDnsCluster's
 // constructors: hostname_ = hostname, else socket_address.address), which
 // use_hostname_for_hashing then hashes.
-func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHost, dns bool) []lbmodel.Host {
+func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHost, dns, dedup bool) []lbmodel.Host {
 	n := 0
 	for _, group := range a.GetEndpoints() {
 		n += len(group.GetLbEndpoints())
@@ -117,6 +159,10 @@ func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHos
 		return nil
 	}
 	hosts := make([]lbmodel.Host, 0, n)
+	var seen map[string]bool
+	if dedup {
+		seen = make(map[string]bool, n)
+	}
 	for _, group := range a.GetEndpoints() {
 		loc := lbmodel.Locality{
 			Region:  group.GetLocality().GetRegion(),
@@ -135,6 +181,12 @@ func hostsOf(a *endpointv3.ClusterLoadAssignment, live map[string]config.LiveHos
 			}
 			if w := ep.GetLoadBalancingWeight(); w != nil {
 				h.Weight = w.GetValue()
+			}
+			if seen != nil {
+				if seen[h.Address] {
+					continue
+				}
+				seen[h.Address] = true
 			}
 			if dns && h.Hostname == "" {
 				h.Hostname = ep.GetEndpoint().GetAddress().GetSocketAddress().GetAddress()

@@ -21,6 +21,7 @@ import (
 	"github.com/lbctl/lbctl/lbmodel/hash"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/wrapperspb"
 )
 
 // LBSettings are a cluster's load-balancer settings, read from the legacy
@@ -116,14 +117,7 @@ func (s *LBSettings) legacy(p *clusterv3.Cluster) {
 	s.HashBalanceFactor = ch.GetHashBalanceFactor().GetValue()
 	s.LocalityWeighted = common.GetLocalityWeightedLbConfig() != nil
 	if z := common.GetZoneAwareLbConfig(); z != nil {
-		s.ZoneAwareSet = true
-		if v := z.GetRoutingEnabled(); v != nil {
-			s.ZoneAware.RoutingEnabled, s.ZoneAware.RoutingEnabledSet = v.GetValue(), true
-		}
-		if v := z.GetMinClusterSize(); v != nil {
-			s.ZoneAware.MinClusterSize, s.ZoneAware.MinClusterSizeSet = v.GetValue(), true
-		}
-		s.ZoneAware.FailTrafficOnPanic = z.GetFailTrafficOnPanic()
+		s.applyZoneAware(z)
 	}
 }
 
@@ -287,14 +281,7 @@ func (s *LBSettings) applyLocality(l *commonv3.LocalityLbConfig) {
 	}
 	s.LocalityWeighted = l.GetLocalityWeightedLbConfig() != nil
 	if z := l.GetZoneAwareLbConfig(); z != nil {
-		s.ZoneAwareSet = true
-		if v := z.GetRoutingEnabled(); v != nil {
-			s.ZoneAware.RoutingEnabled, s.ZoneAware.RoutingEnabledSet = v.GetValue(), true
-		}
-		if v := z.GetMinClusterSize(); v != nil {
-			s.ZoneAware.MinClusterSize, s.ZoneAware.MinClusterSizeSet = v.GetValue(), true
-		}
-		s.ZoneAware.FailTrafficOnPanic = z.GetFailTrafficOnPanic()
+		s.applyZoneAware(z)
 		if fl := z.GetForceLocalZone(); fl != nil || z.GetForceLocalityDirectRouting() {
 			s.ZoneAware.ForceLocalZone = true
 			if v := fl.GetMinSize(); v != nil {
@@ -303,6 +290,26 @@ func (s *LBSettings) applyLocality(l *commonv3.LocalityLbConfig) {
 		}
 		s.ZoneAware.HealthyHostsWeight = z.GetLocalityBasis() == commonv3.LocalityLbConfig_ZoneAwareLbConfig_HEALTHY_HOSTS_WEIGHT
 	}
+}
+
+// zoneAwareLbConfig is what common_lb_config's and locality_lb_config's
+// zone-aware messages share, so both are read by one function.
+type zoneAwareLbConfig interface {
+	GetRoutingEnabled() *typev3.Percent
+	GetMinClusterSize() *wrapperspb.UInt64Value
+	GetFailTrafficOnPanic() bool
+}
+
+// applyZoneAware reads the zone-aware fields both forms have; z is not nil.
+func (s *LBSettings) applyZoneAware(z zoneAwareLbConfig) {
+	s.ZoneAwareSet = true
+	if v := z.GetRoutingEnabled(); v != nil {
+		s.ZoneAware.RoutingEnabled, s.ZoneAware.RoutingEnabledSet = v.GetValue(), true
+	}
+	if v := z.GetMinClusterSize(); v != nil {
+		s.ZoneAware.MinClusterSize, s.ZoneAware.MinClusterSizeSet = v.GetValue(), true
+	}
+	s.ZoneAware.FailTrafficOnPanic = z.GetFailTrafficOnPanic()
 }
 
 // RejectedError is a cluster Envoy rejects at load (LBSettings.Rejected),

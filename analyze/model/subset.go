@@ -57,7 +57,7 @@ func Subset(c *config.Config, cl *config.Cluster) (*SubsetSetup, config.Problems
 	typed, childName, childMsg := typedSubset(c, p)
 	legacy := p.GetLbSubsetConfig()
 	if legacy != nil && len(p.GetLoadBalancingPolicy().GetPolicies()) > 0 {
-		probs = append(probs, config.Problem{Pos: src.FieldPos(p, "lb_subset_config"), Code: config.CodeInvalidValue,
+		probs = append(probs, config.Problem{Pos: src.FieldPos(p, "lb_subset_config"), Severity: config.SevError, Code: config.CodeInvalidValue,
 			Msg: "cluster: load_balancing_policy cannot be combined with lb_subset_config (Envoy rejects the cluster)"})
 	}
 	var s *SubsetSetup
@@ -77,7 +77,7 @@ func Subset(c *config.Config, cl *config.Cluster) (*SubsetSetup, config.Problems
 		s.ChildPolicy = p.GetLbPolicy().String()
 		s.Child.FailTrafficOnPanic = p.GetCommonLbConfig().GetZoneAwareLbConfig().GetFailTrafficOnPanic()
 		if p.GetLbPolicy() == clusterv3.Cluster_CLUSTER_PROVIDED {
-			probs = append(probs, config.Problem{Pos: src.ValuePos(p, "lb_policy"), Code: config.CodeInvalidValue,
+			probs = append(probs, config.Problem{Pos: src.ValuePos(p, "lb_policy"), Severity: config.SevError, Code: config.CodeInvalidValue,
 				Msg: "cluster: LB policy CLUSTER_PROVIDED cannot be combined with lb_subset_config"})
 		}
 	default:
@@ -179,7 +179,7 @@ func (s *SubsetSetup) check(src *config.Sources, hosts []lbmodel.Host) config.Pr
 			if len(msg) > 20 && msg[:20] == "subset_selectors[0]:" {
 				msg = fmt.Sprintf("subset_selectors[%d]:%s", i, msg[20:])
 			}
-			out = append(out, config.Problem{Pos: src.FieldPos(s.selPos[i], "fallback_keys_subset"), Code: config.CodeInvalidValue,
+			out = append(out, config.Problem{Pos: src.FieldPos(s.selPos[i], "fallback_keys_subset"), Severity: config.SevError, Code: config.CodeInvalidValue,
 				Msg: msg + " (Envoy rejects the cluster)"})
 		}
 	}
@@ -188,7 +188,7 @@ func (s *SubsetSetup) check(src *config.Sources, hosts []lbmodel.Host) config.Pr
 	}
 	lb, err := subset.NewLB(s.Config, hosts)
 	if err != nil {
-		return append(out, config.Problem{Pos: s.Pos, Code: config.CodeInvalidValue, Msg: err.Error()})
+		return append(out, config.Problem{Pos: s.Pos, Severity: config.SevError, Code: config.CodeInvalidValue, Msg: err.Error()})
 	}
 	for _, i := range lb.LostSelectorPolicies {
 		out = append(out, config.Problem{Pos: src.FieldPos(s.selPos[i], "fallback_policy"), Severity: config.SevWarning, Code: config.CodeInvalidValue,

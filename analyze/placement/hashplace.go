@@ -29,6 +29,15 @@ type Setup struct {
 	Policy string
 	Load   lbmodel.PriorityLoad
 	Levels []Level
+	// LocalityWeighted: the levels were normalized by locality weight.
+	LocalityWeighted bool
+}
+
+// EmptyCause is why level i has no entry (lbmodel.NotEmpty when it has
+// one): the one reason explain, hash and lint give.
+func (hs *Setup) EmptyCause(i int) hash.EmptyCause {
+	pl := &hs.Levels[i]
+	return hash.LevelEmptyCause(pl.Hosts, hash.NormalizeOptions{LocalityWeighted: hs.LocalityWeighted, Panic: pl.Panic})
 }
 
 // Build computes priority loads for hosts and builds each level's
@@ -45,7 +54,7 @@ func BuildShares(policy string, hosts []lbmodel.Host, m *model.Model, s model.LB
 
 func build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettings, local *lbmodel.Locality, lookups bool) (*Setup, error) {
 	levels := lbmodel.LevelsFromHosts(hosts, m.OverprovisioningFactor, m.WeightedPriorityHealth)
-	hs := &Setup{Policy: policy, Load: lbmodel.ComputePriorityLoad(levels, m.PanicThreshold)}
+	hs := &Setup{Policy: policy, Load: lbmodel.ComputePriorityLoad(levels, m.PanicThreshold), LocalityWeighted: s.LocalityWeighted}
 	for p := range levels {
 		in := model.PriorityHosts(hosts, p) // read-only: may share hosts' array
 		pl := Level{Priority: p, Hosts: in}

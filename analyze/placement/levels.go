@@ -154,7 +154,7 @@ func summarize(hs *Setup, i int, policy string, shares []hash.HostShare) HashPri
 	for _, e := range expected {
 		weighted = weighted || e != expected[0]
 	}
-	pr.Verdict = verdict(pr, policy, weighted)
+	pr.Verdict = verdict(pr, policy, weighted, hs.EmptyCause(i))
 	return pr
 }
 
@@ -162,10 +162,12 @@ func summarize(hs *Setup, i int, policy string, shares []hash.HostShare) HashPri
 // enough, and what to change if not.
 // With unequal weights the ratio compares each host's share with its
 // weighted share, so 20%/80% shares for weights 1:4 are balanced.
-func verdict(pr HashPriority, policy string, weighted bool) string {
+func verdict(pr HashPriority, policy string, weighted bool, cause hash.EmptyCause) string {
 	switch {
 	case pr.InTable == 0 && pr.Hosts == 0:
 		return "no hosts"
+	case pr.InTable == 0 && cause != hash.EmptyNoHealthy:
+		return "empty: " + cause.String() + ", so lookups here find no host"
 	case pr.InTable == 0:
 		return "empty: no healthy host and not in panic, so lookups here find no host"
 	case pr.InTable == 1:

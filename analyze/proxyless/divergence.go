@@ -212,12 +212,18 @@ func grpcTraits(c *config.Config, cl *config.Cluster, opt GRPCOptions) grpc.Clus
 		t.DropOverloads = len(a.GetPolicy().GetDropOverloads())
 		t.OverprovisioningFactorSet = a.GetPolicy().GetOverprovisioningFactor() != nil
 	}
-	seenAddr := map[string]bool{}
 	for i, h := range m.Hosts {
 		t.EndpointWeights = t.EndpointWeights || (i > 0 && h.Weight != m.Hosts[0].Weight)
 		t.DegradedEndpoints = t.DegradedEndpoints || h.Status == lbmodel.StatusDegraded
-		t.DuplicateAddresses = t.DuplicateAddresses || seenAddr[h.Address]
-		seenAddr[h.Address] = true
+	}
+	// From the assignment: the model already dropped EDS repeats.
+	seenAddr := map[string]bool{}
+	for _, g := range cl.Assignment.GetEndpoints() {
+		for _, ep := range g.GetLbEndpoints() {
+			addr := config.FormatAddress(ep.GetEndpoint().GetAddress())
+			t.DuplicateAddresses = t.DuplicateAddresses || seenAddr[addr]
+			seenAddr[addr] = true
+		}
 	}
 	t.LocalityWeightedLB = s.LocalityWeighted
 	t.HasSubsets = p.GetLbSubsetConfig() != nil

@@ -8,6 +8,9 @@ import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/anypb"
+
 	"github.com/lbctl/lbctl/analyze/config"
 )
 
@@ -83,7 +86,9 @@ func containsRC(list []*routev3.RouteConfiguration, rc *routev3.RouteConfigurati
 	return false
 }
 
-// hcms finds the listener's HTTP connection managers by type.
+// hcms finds the listener's HTTP connection managers by type at any
+// depth of its filter chains (a network filter may wrap another's typed
+// config, e.g. a matcher or composite extension), then the api_listener.
 func hcms(cfg *config.Config, li *listenerv3.Listener) []*hcmv3.HttpConnectionManager {
 	var out []*hcmv3.HttpConnectionManager
 	chains := append([]*listenerv3.FilterChain{}, li.GetFilterChains()...)
@@ -91,14 +96,55 @@ func hcms(cfg *config.Config, li *listenerv3.Listener) []*hcmv3.HttpConnectionMa
 		chains = append(chains, li.GetDefaultFilterChain())
 	}
 	for _, fc := range chains {
-		for _, f := range fc.GetFilters() {
-			if h, ok := cfg.Sources.Unpacked(f.GetTypedConfig()).(*hcmv3.HttpConnectionManager); ok {
-				out = append(out, h)
-			}
-		}
+		out = findHCMs(cfg, fc.ProtoReflect(), 0, out)
 	}
 	if h, ok := cfg.Sources.Unpacked(li.GetApiListener().GetApiListener()).(*hcmv3.HttpConnectionManager); ok {
 		out = append(out, h)
+	}
+	return out
+}
+
+// maxHCMDepth bounds the walk; the loader already bounds nesting, this
+// only keeps a hostile typed config from costing more.
+const maxHCMDepth = 64
+
+// findHCMs walks m's fields in order, unpacking every typed config.
+func findHCMs(cfg *config.Config, m protoreflect.Message, depth int, out []*hcmv3.HttpConnectionManager) []*hcmv3.HttpConnectionManager {
+	if depth > maxHCMDepth || !m.IsValid() {
+		return out
+	}
+	if a, ok := m.Interface().(*anypb.Any); ok {
+		switch u := cfg.Sources.Unpacked(a).(type) {
+		case nil:
+		case *hcmv3.HttpConnectionManager:
+			out = append(out, u)
+		default:
+			out = findHCMs(cfg, u.ProtoReflect(), depth+1, out)
+		}
+		return out
+	}
+	fields := m.Descriptor().Fields()
+	for i := 0; i < fields.Len(); i++ {
+		fd := fields.Get(i)
+		if fd.Kind() != protoreflect.MessageKind && fd.Kind() != protoreflect.GroupKind || !m.Has(fd) {
+			continue
+		}
+		v := m.Get(fd)
+		switch {
+		case fd.IsList():
+			for j, l := 0, v.List(); j < l.Len(); j++ {
+				out = findHCMs(cfg, l.Get(j).Message(), depth+1, out)
+			}
+		case fd.IsMap():
+			v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
+				if fd.MapValue().Kind() == protoreflect.MessageKind {
+					out = findHCMs(cfg, mv.Message(), depth+1, out)
+				}
+				return true
+			})
+		default:
+			out = findHCMs(cfg, v.Message(), depth+1, out)
+		}
 	}
 	return out
 }

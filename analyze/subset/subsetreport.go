@@ -130,7 +130,7 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 	}
 	lb, err := lbsubset.NewLB(s.Config, m.Hosts)
 	if err != nil {
-		return nil, append(probs, config.Problem{Pos: s.Pos, Code: config.CodeInvalidValue, Msg: err.Error()}), nil
+		return nil, append(probs, config.Problem{Pos: s.Pos, Severity: config.SevError, Code: config.CodeInvalidValue, Msg: err.Error()}), nil
 	}
 	for _, e := range lb.Subsets() {
 		r.Subsets = append(r.Subsets, SubsetEntryReport{Keys: e.Keys(), Values: e.Values(), Hosts: model.HostNames(e.Hosts),
@@ -155,6 +155,7 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 		}
 		r.Match = crit.Map()
 		r.Result = evaluate(crit)
+		r.Result.Notes = append(r.Result.Notes, headerKeyNotes(model.HeaderMetadataKeys(c), opt.Match)...)
 		return r, probs, nil
 	}
 	targets, rprobs, found := c.FindRoute(opt.Route)
@@ -168,6 +169,7 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 	}
 	probs = append(probs, rprobs...)
 	var other []string
+	headerKeys := model.HeaderMetadataKeys(c)
 	for _, t := range targets {
 		if t.Cluster != cl.Name() {
 			other = append(other, t.Cluster)
@@ -186,6 +188,7 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 		}
 		rr := SubsetRouteReport{Route: t.Route, VirtualHost: t.VirtualHost, Weight: t.Weight, TrafficShare: t.Share,
 			RouteMatch: t.RouteMatch, ClusterMatch: t.ClusterMatch, Match: crit.Map(), Result: evaluate(crit)}
+		rr.Result.Notes = append(rr.Result.Notes, headerKeyNotes(headerKeys, opt.Match)...)
 		if t.WeightedCluster >= 0 {
 			i := t.WeightedCluster
 			rr.WeightedCluster = &i
@@ -248,6 +251,27 @@ func receiving(hosts []lbmodel.Host, opf uint32, weighted bool, threshold int) [
 			out = append(out, h)
 		case h.Health() == lbmodel.Healthy && l.HealthyLoad > 0, h.Health() == lbmodel.Degraded && l.DegradedLoad > 0:
 			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// headerKeyNotes say which subset keys request headers set
+// (header_to_metadata into envoy.lb, merged over the route's
+// metadata_match by the router), unless --match gives their value.
+func headerKeyNotes(keys []model.HeaderMetadataKey, given map[string]any) []string {
+	var out []string
+	for _, k := range keys {
+		if _, ok := given[k.Key]; ok {
+			continue
+		}
+		switch {
+		case k.Missing:
+			out = append(out, fmt.Sprintf("subset key %q is set to %q when request header %q is absent (header_to_metadata, envoy.lb), over the route's metadata_match", k.Key, k.Fixed, k.Header))
+		case k.Fixed != "":
+			out = append(out, fmt.Sprintf("subset key %q is set to %q when request header %q is present (header_to_metadata, envoy.lb), over the route's metadata_match", k.Key, k.Fixed, k.Header))
+		default:
+			out = append(out, fmt.Sprintf("subset key %q comes from request header %q (header_to_metadata writes it to envoy.lb, over the route's metadata_match): the subset depends on each request; give a value with --match %s=VALUE", k.Key, k.Header, k.Key))
 		}
 	}
 	return out

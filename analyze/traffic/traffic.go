@@ -30,6 +30,13 @@ type ClusterReport struct {
 	// EndpointsMissing: an EDS cluster whose ClusterLoadAssignment is not
 	// in the input; its figures are those of a cluster with no hosts.
 	EndpointsMissing bool `json:"endpoints_missing,omitempty" yaml:"endpoints_missing,omitempty"`
+	// PerRequestHosts is the cluster type of a cluster whose hosts Envoy
+	// makes per request (ORIGINAL_DST, dynamic forward proxy): no priority
+	// load, panic or budget applies, and its priorities and hosts are empty.
+	PerRequestHosts string `json:"per_request_hosts,omitempty" yaml:"per_request_hosts,omitempty"`
+	// HostsFromLiveHealth: an EDS cluster whose assignment is not in the
+	// input, explained over the hosts an admin /clusters reading lists.
+	HostsFromLiveHealth bool `json:"hosts_from_live_health,omitempty" yaml:"hosts_from_live_health,omitempty"`
 }
 
 // PriorityReport is one priority level.

@@ -15,7 +15,7 @@ import (
 func LoadInputs(cmd *cli.Command, files []string) (*config.Config, error) {
 	inputs := make([]config.Input, len(files))
 	for i, f := range files {
-		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader}
+		inputs[i] = config.Input{Path: f, Stdin: cmd.Root().Reader, SkipNonEnvoy: cmd.Bool("skip-non-envoy")}
 	}
 	live, err := LiveInputs(cmd)
 	if err != nil {
@@ -42,6 +42,13 @@ func LoadCluster(cmd *cli.Command, name string) (*config.Config, *config.Cluster
 		return nil, nil, err
 	}
 	PrintWarnings(cmd, cfg)
+	if name == "" {
+		// One cluster in the input: nothing to choose between.
+		if len(cfg.Clusters) == 1 {
+			return cfg, cfg.Clusters[0], nil
+		}
+		return nil, nil, UsageErrorf("%s: --cluster NAME is required: the input holds %d clusters", cmd.Name, len(cfg.Clusters))
+	}
 	clusters, err := SelectClusters(cfg, []string{name})
 	if err != nil {
 		return nil, nil, err

@@ -33,15 +33,19 @@ func ReportWarnings(cmd *cli.Command, cfg *config.Config) {
 }
 
 func WriteWarnings(w io.Writer, ps config.Problems, verbose bool) {
+	writeSkipped(w, ps, verbose)
 	count := map[string]int{}
 	for _, p := range ps {
+		if p.Code == config.CodeSkipped {
+			continue
+		}
 		if p.Severity != config.SevError {
 			count[p.Code]++
 		}
 	}
 	done := map[string]bool{}
 	for _, p := range ps {
-		if p.Severity == config.SevError {
+		if p.Severity == config.SevError || p.Code == config.CodeSkipped {
 			continue
 		}
 		n := count[p.Code]

@@ -17,6 +17,7 @@ func EscapeTrafficStrings(r *traffic.Report) {
 		esc(&c.Name)
 		esc(&c.LbPolicy)
 		esc(&c.File)
+		esc(&c.PerRequestHosts)
 		for j := range c.Notes {
 			esc(&c.Notes[j])
 		}

@@ -64,10 +64,7 @@ func runHash(ctx context.Context, cmd *cli.Command) error {
 	if cmd.String("semantics") == "both" {
 		return cmdutil.UsageErrorf("hash: --semantics both is not supported; run it once with envoy and once with grpc")
 	}
-	name := cmd.String("cluster")
-	if name == "" {
-		return cmdutil.UsageErrorf("hash: --cluster NAME is required")
-	}
+	name := cmd.String("cluster") // may be empty when the input holds one cluster
 	cfg, cl, err := cmdutil.LoadCluster(cmd, name)
 	if err != nil {
 		return err

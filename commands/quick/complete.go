@@ -44,6 +44,9 @@ type Flag struct {
 	Hidden     bool
 	// Cluster: the value is a cluster name defined in the FILE arguments.
 	Cluster bool
+	// Defined: the value is another name defined in the FILE arguments,
+	// of this kind ("route-config", "listener", "authority").
+	Defined string
 	// Values is the fixed set of values the flag takes, if any.
 	Values []string
 }
@@ -59,10 +62,10 @@ type Completion struct {
 
 // Complete answers a completion request: words are the arguments before
 // the cursor (without the program name), cur the word being typed.
-// clusterNames lists the clusters defined in files (names a shell could
-// not show already left out); when it is nil and cluster names are asked
-// for, ok is false.
-func Complete(root *Cmd, words []string, cur string, clusterNames func(files []string) []string) (c Completion, ok bool) {
+// names lists the names of a kind ("cluster", or a Flag's Defined) defined
+// in files (names a shell could not show already left out); when it is
+// nil and names are asked for, ok is false.
+func Complete(root *Cmd, words []string, cur string, names func(kind string, files []string) []string) (c Completion, ok bool) {
 	cmd := root
 	chain := []*Cmd{root}
 	var files []string
@@ -94,14 +97,14 @@ func Complete(root *Cmd, words []string, cur string, clusterNames func(files []s
 	}
 	switch {
 	case pending != nil:
-		return flagValueCompletion(pending, files, "", cur, clusterNames)
+		return flagValueCompletion(pending, files, "", cur, names)
 	case dashdash:
 		return Completion{Files: true}, true
 	case strings.HasPrefix(cur, "-") && strings.Contains(cur, "="):
 		name, value, _ := strings.Cut(strings.TrimLeft(cur, "-"), "=")
 		if f := lookupFlag(chain, name); f != nil && f.TakesValue {
 			prefix := cur[:len(cur)-len(value)]
-			return flagValueCompletion(f, files, prefix, value, clusterNames)
+			return flagValueCompletion(f, files, prefix, value, names)
 		}
 		return Completion{}, true
 	case strings.HasPrefix(cur, "-"):
@@ -128,13 +131,17 @@ func Complete(root *Cmd, words []string, cur string, clusterNames func(files []s
 // flagValueCompletion offers the values of flag f starting with cur, each
 // prefixed with prefix (the "--flag=" part when the value is typed in
 // the same word).
-func flagValueCompletion(f *Flag, files []string, prefix, cur string, clusterNames func([]string) []string) (Completion, bool) {
+func flagValueCompletion(f *Flag, files []string, prefix, cur string, names func(string, []string) []string) (Completion, bool) {
 	values := f.Values
-	if f.Cluster {
-		if clusterNames == nil {
+	if f.Cluster || f.Defined != "" {
+		if names == nil {
 			return Completion{}, false
 		}
-		values = clusterNames(files)
+		kind := f.Defined
+		if f.Cluster {
+			kind = "cluster"
+		}
+		values = names(kind, files)
 	}
 	var c Completion
 	for _, v := range values {

@@ -53,10 +53,7 @@ Examples:
 }
 
 func runSubset(ctx context.Context, cmd *cli.Command) error {
-	name := cmd.String("cluster")
-	if name == "" {
-		return cmdutil.UsageErrorf("subset: --cluster NAME is required")
-	}
+	name := cmd.String("cluster") // may be empty when the input holds one cluster
 	match, err := parseMatches(cmd.StringSlice("match"))
 	if err != nil {
 		return err

@@ -64,3 +64,52 @@ func TestReadFileLimit(t *testing.T) {
 		t.Errorf("/dev/zero: %v", err)
 	}
 }
+
+// closestRef is Closest as it was before its rows were cut off: every
+// distance in full.
+func closestRef(s string, candidates []string) string {
+	ls := strings.ToLower(s)
+	best, bestD := "", 1<<30
+	for _, c := range candidates {
+		lc := strings.ToLower(c)
+		d := EditDistance(ls, lc)
+		if len(ls) >= 3 && strings.HasPrefix(lc, ls) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if best == "" || bestD > max(2, len(s)/3) || bestD >= len(s) {
+		return ""
+	}
+	return best
+}
+
+// The bounded search answers as the full one on keys near and far.
+func TestClosestMatchesFullSearch(t *testing.T) {
+	cands := []string{"lb_policy", "load_assignment", "connect_timeout", "name", "ring_hash_lb_config", "lb", "Name", "common_lb_config", "x"}
+	rnd := uint32(7)
+	next := func(n int) int { rnd = rnd*1664525 + 1013904223; return int(rnd>>8) % n }
+	for i := 0; i < 20000; i++ {
+		c := cands[next(len(cands))]
+		b := []byte(c)
+		for e := next(8); e > 0; e-- { // a few random edits
+			switch p := next(len(b) + 1); next(3) {
+			case 0:
+				b = append(b[:p], append([]byte{"abcn_LP"[next(7)]}, b[p:]...)...)
+			case 1:
+				if p < len(b) {
+					b = append(b[:p], b[p+1:]...)
+				}
+			default:
+				if p < len(b) {
+					b[p] = "abcn_LP"[next(7)]
+				}
+			}
+		}
+		if got, want := Closest(string(b), cands), closestRef(string(b), cands); got != want {
+			t.Fatalf("Closest(%q) = %q, the full search %q", b, got, want)
+		}
+	}
+}

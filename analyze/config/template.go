@@ -1,0 +1,187 @@
+package config
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Templates: placeholders ({{ … }}, ${VAR}, $var, and bare upper-case
+// tokens such as HOST_PORT that a launch script replaces) are read as
+// unknown values. Each is replaced, before parsing, by a sentinel of the
+// same width (columns stay right); template control lines become blank.
+// The decoder leaves a sentinel unset where a number, a flag or a message
+// is due and marks the messages around it (markUnknown), and lint drops
+// the findings that stand there: they would depend on the unknown value.
+
+// sentinel starts every replaced placeholder (a character no Envoy config
+// holds).
+const sentinel = '¤'
+
+var (
+	// tplControl is a line of template actions only ({{- if … }}, {{ end }}).
+	tplControl = regexp.MustCompile(`^\s*(\{\{-?\s*[-.$A-Za-z/"(].*?\}\}\s*)+$`)
+	tplAction  = regexp.MustCompile(`\{\{-?\s*[-.$A-Za-z/"(].*?\}\}`)
+	tplEnv     = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*(:?[-=?+][^}\n]*)?\}`)
+	tplVar     = regexp.MustCompile(`(^|[\s:\[,"'=-])(\$[A-Za-z_][A-Za-z0-9_]*)\b`)
+	// tplBare is an upper-case token where a port or an address is due.
+	tplBare = regexp.MustCompile(`^(\s*-?\s*(?:port_value|portValue|port|address)\s*:\s*["']?)([A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{4,})(["']?\s*(#.*)?)$`)
+)
+
+// templated is what detemplate replaced in one file.
+type templated struct {
+	n     int   // placeholders replaced
+	col   int   // column of the first
+	lines []int // lines holding a placeholder, ascending
+	first string
+	bare  bool // bare upper-case tokens among them
+}
+
+// detemplate returns text with its placeholders replaced, and what was.
+func detemplate(text string) (string, *templated) {
+	lines := strings.Split(text, "\n")
+	var t templated
+	changed := false
+	for i, line := range lines {
+		out := line
+		if !strings.ContainsAny(line, "{$") && !upperValue(line) || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		if tplControl.MatchString(line) {
+			out = strings.Repeat(" ", len(line))
+		} else {
+			out = tplAction.ReplaceAllStringFunc(out, t.replace())
+			out = tplEnv.ReplaceAllStringFunc(out, t.replace())
+			out = tplVar.ReplaceAllStringFunc(out, func(m string) string {
+				sub := tplVar.FindStringSubmatch(m)
+				return sub[1] + t.replace()(sub[2])
+			})
+			if m := tplBare.FindStringSubmatch(out); m != nil {
+				out = m[1] + t.replace()(m[2]) + m[3]
+				t.bare = true
+			}
+		}
+		if out != line {
+			if len(t.lines) == 0 {
+				t.col = firstDiff(line, out)
+			}
+			lines[i] = out
+			t.lines = append(t.lines, i+1)
+			changed = true
+		}
+	}
+	if !changed {
+		return text, nil
+	}
+	return strings.Join(lines, "\n"), &t
+}
+
+// replace gives a placeholder's sentinel: the sentinel then letters, as
+// many characters as the placeholder (two placeholders differ, so two
+// unknown addresses are not one address).
+func (t *templated) replace() func(string) string {
+	return func(p string) string {
+		if t.first == "" {
+			t.first = printable(p)
+		}
+		n := len([]rune(p))
+		t.n++
+		id := strconv.FormatInt(int64(t.n), 36)
+		s := string(sentinel) + id
+		for len([]rune(s)) < n {
+			s += "x"
+		}
+		if r := []rune(s); len(r) > n {
+			s = string(r[:n])
+		}
+		return s
+	}
+}
+
+// notice is the one info problem of a templated file.
+func (t *templated) notice(file string) Problem {
+	msg := "template placeholders (" + t.first + " first) read as unknown values; findings that depend on them are not reported"
+	if t.bare {
+		msg += " (upper-case tokens where a port or an address is due are taken as placeholders)"
+	}
+	return Problem{Pos: Pos{File: file, Line: t.lines[0], Col: t.col}, Severity: SevInfo, Code: CodeSyntax, Msg: msg}
+}
+
+// hasSentinel reports a scalar holding a replaced placeholder.
+func hasSentinel(n node) bool {
+	return n.kind() == scalarNode && strings.ContainsRune(n.value(), sentinel)
+}
+
+// unknowns are the line spans of file that hold unknown values.
+type unknowns struct {
+	mu    sync.Mutex
+	spans map[string][][2]int
+}
+
+// markUnknown records the messages around an unknown value: the innermost
+// and up to three enclosing ones while they are short (a socket address up
+// to its LbEndpoint, not the cluster).
+func (s *Sources) markUnknown(file string, stack []node) {
+	s.unknown.mu.Lock()
+	defer s.unknown.mu.Unlock()
+	if s.unknown.spans == nil {
+		s.unknown.spans = map[string][][2]int{}
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		first, last := stack[i].line(), lastLine(stack[i], 0)
+		if i < len(stack)-4 || i < len(stack)-1 && last-first > 10 {
+			break
+		}
+		s.unknown.spans[file] = append(s.unknown.spans[file], [2]int{first, last})
+	}
+}
+
+// Unknown reports a position inside a message holding a template
+// placeholder's unknown value.
+func (s *Sources) Unknown(p Pos) bool {
+	s.unknown.mu.Lock()
+	defer s.unknown.mu.Unlock()
+	for _, sp := range s.unknown.spans[p.File] {
+		if p.Line >= sp[0] && p.Line <= sp[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// lastLine is the last line n's subtree starts a node on.
+func lastLine(n node, depth int) int {
+	last := n.line()
+	if depth > MaxDepth {
+		return last
+	}
+	for i := range n.len() {
+		if l := lastLine(n.child(i), depth+1); l > last {
+			last = l
+		}
+	}
+	return last
+}
+
+// upperValue reports a line ending in an upper-case letter, digit or '_'
+// after a colon: a candidate for tplBare, which is dearer to run.
+func upperValue(line string) bool {
+	line = strings.TrimRight(line, " \t\r\"'")
+	if line == "" || strings.IndexByte(line, ':') < 0 {
+		return false
+	}
+	c := line[len(line)-1]
+	return c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// firstDiff is the column (in characters, from 1) where a and b differ.
+func firstDiff(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	for i := range ra {
+		if i >= len(rb) || ra[i] != rb[i] {
+			return i + 1
+		}
+	}
+	return 1
+}
