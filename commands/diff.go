@@ -169,7 +169,7 @@ func emptySide() *diff.Side {
 
 func runDiff(_ context.Context, cmd *cli.Command) error {
 	for _, f := range []string{"fail-on-shift", "fail-on-remap"} {
-		if v := cmd.Float(f); cmd.IsSet(f) && (v < 0 || v > 100) {
+		if v := cmd.Float(f); cmd.IsSet(f) && !(v >= 0 && v <= 100) { // NaN fails both
 			return cmdutil.UsageErrorf("--%s %s: expected a percentage from 0 to 100", f, strconv.FormatFloat(v, 'g', -1, 64))
 		}
 	}

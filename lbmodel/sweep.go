@@ -140,7 +140,9 @@ type sweepAxis struct {
 // percent from 100 down to 0, without repeats.
 func stepCounts(n int, step float64) []int {
 	var out []int
-	if step <= 0 {
+	// A step finer than one host visits every count, as step 0 does; this
+	// also bounds the loop below (--step 1e-9 would be 1e11 rounds).
+	if step <= 0 || step < 100/float64(n) {
 		for h := n; h >= 0; h-- {
 			out = append(out, h)
 		}

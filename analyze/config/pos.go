@@ -12,11 +12,13 @@ type Pos struct {
 	Line, Col int
 }
 
+// String is FILE:LINE:COL, the file escaped: a path holding a newline
+// must not forge a second error line.
 func (p Pos) String() string {
 	if p.Line == 0 {
-		return p.File
+		return Escape(p.File)
 	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	return fmt.Sprintf("%s:%d:%d", Escape(p.File), p.Line, p.Col)
 }
 
 // Severity of a loader's problem or a lint finding: one scale, higher is

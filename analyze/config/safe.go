@@ -51,11 +51,14 @@ func needsEscape(s string) bool {
 	return false
 }
 
-// unsafeRune: control characters and the bidi controls that reorder text
-// on screen (CVE-2021-42574, "Trojan Source").
+// unsafeRune: control characters, the bidi controls that reorder text
+// on screen (CVE-2021-42574, "Trojan Source"), the line and paragraph
+// separators (a new line to many viewers) and the zero-width characters
+// that make two different names look the same.
 func unsafeRune(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
-		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f
+		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f ||
+		r == 0x2028 || r == 0x2029 || (r >= 0x200b && r <= 0x200d) || r == 0x2060 || r == 0xfeff
 }
 
 // Safe is Escape plus a cap: a value longer than MaxValue bytes is cut at a
@@ -73,6 +76,20 @@ func Truncate(s string, max int) string {
 		cut--
 	}
 	return s[:cut] + "…(" + strconv.Itoa(len(s)-cut) + " more bytes)"
+}
+
+// List joins names for a message, each through Safe, at most max of them
+// and then "… and N more", so a message stays one line of bounded size.
+func List(names []string, max int) string {
+	n := min(len(names), max)
+	out := make([]string, 0, n+1)
+	for _, s := range names[:n] {
+		out = append(out, Safe(s))
+	}
+	if len(names) > n {
+		out = append(out, "… and "+strconv.Itoa(len(names)-n)+" more")
+	}
+	return strings.Join(out, ", ")
 }
 
 // Quote is Safe in double quotes, for messages that cite a value.

@@ -319,10 +319,7 @@ func removal(c *config.Config, m *model.Model, s model.LBSettings, local *lbmode
 			for _, h := range m.Hosts {
 				list = append(list, h.Address)
 			}
-			if len(list) > 12 {
-				list = append(list[:12], "…")
-			}
-			return nil, &model.UsageError{Msg: fmt.Sprintf("--remove %q: %s has no such host; its hosts are: %s", a, m.Name, strings.Join(list, ", "))}
+			return nil, &model.UsageError{Msg: fmt.Sprintf("--remove %q: %s has no such host; its hosts are: %s", a, config.Safe(m.Name), config.List(list, 12))}
 		}
 	}
 	rest := hash.WithoutAddresses(m.Hosts, addrs)

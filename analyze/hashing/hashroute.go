@@ -2,7 +2,6 @@ package hashing
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -54,7 +53,7 @@ func RequestHashPolicy(c *config.Config, cl *config.Cluster, route string) (Hash
 		}
 	}
 	if route != "" && len(refs) == 0 {
-		known := strings.Join(c.RouteNames(), ", ")
+		known := config.List(c.RouteNames(), 20)
 		if known == "" {
 			known = "(no named routes loaded)"
 		}
@@ -70,7 +69,7 @@ func RequestHashPolicy(c *config.Config, cl *config.Cluster, route string) (Hash
 			for _, r := range refs {
 				where = append(where, r.Label)
 			}
-			return HashPolicySource{}, &model.UsageError{Msg: fmt.Sprintf("the routes to %s have different hash policies (%s): pick one with --route NAME", cl.Name(), strings.Join(where, ", "))}
+			return HashPolicySource{}, &model.UsageError{Msg: fmt.Sprintf("the routes to %s have different hash policies (%s): pick one with --route NAME", config.Safe(cl.Name()), config.List(where, 20))}
 		}
 	}
 	if len(first) == 0 {

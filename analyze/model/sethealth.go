@@ -32,7 +32,7 @@ func ParseHealthOverride(spec string) (HealthOverride, error) {
 		return o, nil
 	}
 	pct, err := strconv.ParseFloat(strings.TrimSuffix(rhs, "%"), 64)
-	if err != nil || pct < 0 || pct > 100 {
+	if err != nil || !(pct >= 0 && pct <= 100) { // NaN fails both
 		return o, fmt.Errorf("--set-health %q: %q is not a percentage from 0 to 100", spec, rhs)
 	}
 	o.Percent = pct

@@ -38,7 +38,7 @@ func usagef(format string, a ...any) error { return &model.UsageError{Msg: fmt.S
 
 // Build sweeps cluster cl of c. Bad options are *model.UsageError.
 func Build(c *config.Config, cl *config.Cluster, opt Options) (lbmodel.Sweep, error) {
-	if opt.Step < 0 || opt.Step > 100 {
+	if !(opt.Step >= 0 && opt.Step <= 100) { // NaN fails both
 		return lbmodel.Sweep{}, usagef("--step %g: expected a percentage above 0 and at most 100", opt.Step)
 	}
 	if len(opt.Grid) != 0 && len(opt.Grid) != 2 {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
@@ -62,7 +63,15 @@ func ExitCode(err error) int {
 // DidYouMean is " (did you mean X?)" when a candidate is close to s.
 func DidYouMean(s string, candidates []string) string {
 	if c := parse.Closest(s, candidates); c != "" {
-		return "; did you mean " + c + "?"
+		return "; did you mean " + Name(c) + "?"
 	}
 	return ""
 }
+
+// Name is how every message embeds a name or value from an input or the
+// command line: escaped (no newline, tab, bidi, separator or zero-width
+// character gets through raw) and capped (config.Safe).
+func Name(s string) string { return config.Safe(s) }
+
+// Names lists names through Name, at most max of them, then "… and N more".
+func Names(names []string, max int) string { return config.List(names, max) }

@@ -1,7 +1,6 @@
 package cmdutil
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -60,16 +59,14 @@ func LoadCluster(cmd *cli.Command, name string) (*config.Config, *config.Cluster
 // PrintWarnings writes load warnings to stderr (see reportWarnings).
 func PrintWarnings(cmd *cli.Command, cfg *config.Config) { ReportWarnings(cmd, cfg) }
 
+// KnownClusters lists the loaded clusters' names for a message, escaped and capped.
 func KnownClusters(cfg *config.Config) string {
 	names := cfg.ClusterNames()
 	if len(names) == 0 {
 		return "(none)"
 	}
 	sort.Strings(names)
-	if len(names) > 20 {
-		names = append(names[:20], fmt.Sprintf("… and %d more", len(names)-20))
-	}
-	return strings.Join(names, ", ")
+	return Names(names, 20)
 }
 
 // KindFlag forces the document kind.

@@ -16,7 +16,7 @@ func LiveFlags() []cli.Flag {
 		&cli.StringFlag{Name: "admin", Usage: "read /config_dump?include_eds and /clusters?format=json from this Envoy admin URL (e.g. http://127.0.0.1:9901)"},
 		&cli.BoolFlag{Name: "allow-remote", Usage: "allow --admin hosts other than loopback (127.0.0.0/8, ::1, localhost)"},
 		&cli.StringFlag{Name: "csds", Usage: "read a proxyless gRPC client's xDS state from its CSDS admin service at HOST:PORT (explained under gRPC semantics)"},
-		&cli.DurationFlag{Name: "timeout", Value: 5 * time.Second, Usage: "bound each --admin request, body included"},
+		&cli.DurationFlag{Name: "timeout", Value: 5 * time.Second, Usage: "bound each --admin request, body included", Validator: Positive("timeout")},
 	}
 }
 

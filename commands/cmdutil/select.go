@@ -1,7 +1,6 @@
 package cmdutil
 
 import (
-	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -48,7 +47,7 @@ func SelectClusters(cfg *config.Config, patterns []string) ([]*config.Cluster, e
 		}
 		if n == 0 {
 			return nil, UsageErrorf("--cluster %q: no such cluster in %s%s; the clusters are: %s",
-				p, strings.Join(cfg.Files, ", "), nearNames(p, cfg.ClusterNames()), KnownClusters(cfg))
+				p, Names(cfg.Files, 20), nearNames(p, cfg.ClusterNames()), KnownClusters(cfg))
 		}
 	}
 	return out, nil
@@ -78,10 +77,5 @@ func nearNames(p string, names []string) string {
 		di, dj := parse.EditDistance(l, strings.ToLower(near[i])), parse.EditDistance(l, strings.ToLower(near[j]))
 		return di < dj || di == dj && near[i] < near[j]
 	})
-	more := ""
-	if len(near) > nearCap {
-		more = fmt.Sprintf(" … and %d more", len(near)-nearCap)
-		near = near[:nearCap]
-	}
-	return "; near: " + strings.Join(near, ", ") + more
+	return "; near: " + Names(near, nearCap)
 }

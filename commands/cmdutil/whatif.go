@@ -22,17 +22,17 @@ func CheckWhatIf(cfg *config.Config, opt model.Options) error {
 	hosts := HostAddresses(cfg)
 	for _, a := range SortedKeys(opt.ActiveRequests) {
 		if !hosts[a] {
-			return UsageErrorf("--active-requests %s=%d: no host %s in any cluster%s", a, opt.ActiveRequests[a], a, NearestOf(a, Keys(hosts), "host"))
+			return UsageErrorf("--active-requests %s=%d: no host %s in any cluster%s", Name(a), opt.ActiveRequests[a], Name(a), NearestOf(a, Keys(hosts), "host"))
 		}
 	}
 	for _, a := range SortedKeys(opt.HostAges) {
 		if !hosts[a] {
-			return UsageErrorf("--host-age %s=%s: no host %s in any cluster%s", a, opt.HostAges[a], a, NearestOf(a, Keys(hosts), "host"))
+			return UsageErrorf("--host-age %s=%s: no host %s in any cluster%s", Name(a), opt.HostAges[a], Name(a), NearestOf(a, Keys(hosts), "host"))
 		}
 	}
 	for _, a := range SortedKeys(opt.HostWeights) {
 		if !hosts[a] {
-			return UsageErrorf("--host-weight %s=%d: no host %s in any cluster%s", a, opt.HostWeights[a], a, NearestOf(a, Keys(hosts), "host"))
+			return UsageErrorf("--host-weight %s=%d: no host %s in any cluster%s", Name(a), opt.HostWeights[a], Name(a), NearestOf(a, Keys(hosts), "host"))
 		}
 	}
 	return nil
@@ -75,5 +75,5 @@ func NearestOf(v string, valid []string, kind string) string {
 			best, bestD = c, d
 		}
 	}
-	return "; the closest " + kind + " is " + best
+	return "; the closest " + kind + " is " + Name(best)
 }

@@ -23,7 +23,7 @@ import (
 )
 
 func watchFlag() cli.Flag {
-	return &cli.DurationFlag{Name: "watch", Usage: "with --admin or --csds: fetch again every DURATION and show what changed (clusters, host health, loads, host shares) until interrupted"}
+	return &cli.DurationFlag{Name: "watch", Usage: "with --admin or --csds: fetch again every DURATION and show what changed (clusters, host health, loads, host shares) until interrupted", Validator: cmdutil.Positive("watch")}
 }
 
 // WatchRounds and WatchNow are test hooks: WatchRounds > 0 stops --watch after that many re-fetches;

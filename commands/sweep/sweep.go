@@ -7,7 +7,9 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/model"
@@ -15,6 +17,7 @@ import (
 	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
+	"github.com/lbctl/lbctl/lbmodel"
 
 	"github.com/urfave/cli/v3"
 	"go.yaml.in/yaml/v3"
@@ -102,7 +105,7 @@ func runSweep(ctx context.Context, cmd *cli.Command) error {
 	}
 	for _, o := range opt.Model.SetHealth {
 		if cfg.Cluster(o.Cluster) == nil {
-			return cmdutil.UsageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, cmdutil.KnownClusters(cfg))
+			return cmdutil.UsageErrorf("--set-health %s: no such cluster; the clusters are: %s", cmdutil.Name(o.Spec), cmdutil.KnownClusters(cfg))
 		}
 	}
 	s, err := sweep.Build(cfg, cl, opt)
@@ -113,6 +116,7 @@ func runSweep(ctx context.Context, cmd *cli.Command) error {
 	case err != nil:
 		return cmdutil.InputError(err)
 	}
+	stepNote(cmd, s, opt.Step)
 	if path := cmd.String("svg"); path != "" {
 		if err := os.WriteFile(path, []byte(SVG(s)), 0o644); err != nil {
 			return cmdutil.InputError(err)
@@ -157,4 +161,19 @@ func yamlFromJSON(v any) (*yaml.Node, error) {
 	}
 	plain(&n)
 	return &n, nil
+}
+
+// stepNote says once on stderr when --step is finer than one host of a
+// swept level: every host count is shown instead (lbmodel's stepCounts).
+func stepNote(cmd *cli.Command, s lbmodel.Sweep, step float64) {
+	if step <= 0 || len(s.Rows) == 0 {
+		return
+	}
+	for _, st := range s.Rows[0].Steps {
+		if step < 100/float64(st.Total) {
+			fmt.Fprintf(cmd.Root().ErrWriter, "lbctl: --step %s is less than one host of %s (%d hosts): every host count is shown\n",
+				strconv.FormatFloat(step, 'g', -1, 64), cmdutil.Name(st.Key), st.Total)
+			return
+		}
+	}
 }
