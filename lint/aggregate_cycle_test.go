@@ -20,6 +20,7 @@ func lintTimed(t *testing.T, src string, limit time.Duration) []Finding {
 	t.Helper()
 	start := time.Now()
 	fs := lintString(t, src, Options{Targets: []Target{TargetEnvoy, TargetGRPC}})
+	limit *= raceSlowdown
 	if d := time.Since(start); d > limit {
 		t.Fatalf("lint took %v, want under %v", d, limit)
 	}
