@@ -2,6 +2,7 @@ package config
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 
 	"google.golang.org/protobuf/proto"
@@ -43,6 +44,9 @@ func (d *decoder) messages(list protoreflect.List, v node) {
 	d.src.inChunks(count, func(w int, src *Sources, lo, hi int) {
 		c := *d
 		c.inChunk, c.src, c.probs = true, src, nil
+		// Each chunk pushes onto its own stack: a shared backing array
+		// would be written by every chunk at once.
+		c.stack = slices.Clone(d.stack)
 		for i := lo; i < hi; i++ {
 			c.message(resolve(v.child(i)), els[i])
 		}
