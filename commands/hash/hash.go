@@ -37,7 +37,7 @@ Examples:
   lbctl hash fixtures/hash/maglev-basic.yaml --cluster maglev --dump
   lbctl hash fixtures/hash/ring-16.yaml --cluster ring16 --remove 10.0.0.3:80`,
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "the RING_HASH or MAGLEV cluster (required)"},
+			&cli.StringFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "the RING_HASH or MAGLEV cluster (required when the input holds more than one)"},
 			&cli.StringSliceFlag{Name: "key", Usage: "look up xxHash64(STRING) (repeatable)"},
 			&cli.StringSliceFlag{Name: "hash", Usage: "look up a raw unsigned 64-bit hash (repeatable)"},
 			&cli.StringSliceFlag{Name: "header", Usage: "request header NAME=VALUE (repeatable; one request)"},

@@ -39,7 +39,7 @@ Examples:
   lbctl subset fixtures/subset/seed-cluster.yaml --cluster cluster-name --match stage=canary
   lbctl subset fixtures/subset --cluster cluster-name --route canary-split -o json`,
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "the cluster (required)"},
+			&cli.StringFlag{Name: "cluster", Aliases: []string{"c"}, Usage: "the cluster (required when the input holds more than one)"},
 			&cli.StringSliceFlag{Name: "match", Aliases: []string{"m"}, Usage: "KEY=VALUE criterion, VALUE a string; KEY:=JSON for a typed value (repeatable)"},
 			&cli.StringFlag{Name: "route", Usage: "evaluate this route's metadata_match (route name in a RouteConfiguration)"},
 			cmdutil.KindFlag(),
