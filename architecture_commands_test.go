@@ -14,7 +14,7 @@ import (
 // every command may import them; they import no command.
 var commandsShared = map[string]bool{
 	"commands/term": true, "commands/encode": true, "commands/cmdutil": true, "commands/gitrev": true,
-	"commands/help": true, "commands/quick": true, "commands/early": true,
+	"commands/quick": true, "commands/early": true,
 }
 
 // layer orders the commands packages: each imports only lower layers

@@ -1,5 +1,6 @@
-// Package commands is lbctl's command line: commands, flags, completion,
-// and the rendering of reports as terminal tables, JSON and YAML.
+// Package commands is lbctl's command line wired together: the command
+// tree (one package per command below), the global flags, and how an error
+// becomes a message and an exit code.
 package commands
 
 import (
@@ -10,8 +11,11 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/diff"
 	"github.com/lbctl/lbctl/commands/explain"
 	"github.com/lbctl/lbctl/commands/hash"
+	"github.com/lbctl/lbctl/commands/help"
+	"github.com/lbctl/lbctl/commands/lint"
 	"github.com/lbctl/lbctl/commands/route"
 	"github.com/lbctl/lbctl/commands/rules"
 	"github.com/lbctl/lbctl/commands/session"
@@ -82,7 +86,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		// Help leaves the version to --version: commands/early answers
 		// help before the build information (runtime/debug, initialised
 		// after the protobuf packages) can be read.
-		CustomRootCommandHelpTemplate: rootHelpTemplate,
+		CustomRootCommandHelpTemplate: help.RootTemplate,
 		Reader:                        stdin,
 		Writer:                        stdout,
 		ErrWriter:                     stderr,
@@ -91,7 +95,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
 				name := cmd.Args().First()
-				return cmdutil.UsageErrorf("unknown command %q%s (see lbctl --help)", name, cmdutil.DidYouMean(name, commandNames(cmd)))
+				return cmdutil.UsageErrorf("unknown command %q%s (see lbctl --help)", name, cmdutil.DidYouMean(name, cmdutil.CommandNames(cmd)))
 			}
 			return cli.ShowAppHelp(cmd)
 		},
@@ -99,22 +103,21 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		Flags:          globalFlags(),
 		Commands: []*cli.Command{
 			explain.New(),
-			lintCommand(),
+			lint.New(Version),
 			rules.New(),
 			hash.New(),
 			subset.New(),
 			sweep.New(),
-			diffCommand(),
-			completionCommand(), manCommand(),
+			diff.New(),
+			help.Completion(), help.Man(),
 			session.New(),
 			route.New(), test.New(),
 		},
 	}
-	cmdutil.SetCompleter(root, completeClusters)
-	addAdoptionFlags(root)
+	cmdutil.SetCompleter(root, help.Complete)
 	setUsageErrors(root, "lbctl")
 	cmdutil.CheckGlobalsEverywhere(root)
-	useHelpPrinter()
+	help.UsePrinter()
 	return root
 }
 

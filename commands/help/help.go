@@ -1,4 +1,9 @@
-package commands
+// Package help is what lbctl says about itself, generated from the command
+// tree: urfave/cli's help fitted to the terminal, `lbctl man`, and
+// `lbctl completion` with the engine that answers completion requests
+// (flags, flag values, cluster and route names). commands/quick holds the
+// generated copies early's fast start-up answers with.
+package help
 
 import (
 	"bytes"
@@ -17,11 +22,11 @@ import (
 
 var helpOnce sync.Once
 
-// useHelpPrinter makes urfave/cli's help fit the terminal: 80 columns in
+// UsePrinter makes urfave/cli's help fit the terminal: 80 columns in
 // a pipe or file (or COLUMNS), the terminal's width on a terminal. It also
 // drops the "[ --flag string ]" repetition urfave/cli adds to repeatable
 // flags, which doubled the width of the flag column.
-func useHelpPrinter() {
+func UsePrinter() {
 	helpOnce.Do(func() {
 		render := cli.HelpPrinterCustom
 		cli.HelpPrinter = func(w io.Writer, templ string, data any) {
@@ -53,6 +58,6 @@ func helpWidthFor(w io.Writer, getenv func(string) string) int {
 // versionBlock is the VERSION section of urfave/cli's root help template.
 const versionBlock = "{{if .Version}}{{if not .HideVersion}}\n\nVERSION:\n   {{.Version}}{{end}}{{end}}"
 
-// rootHelpTemplate is urfave/cli's root help without its VERSION section
+// RootTemplate is urfave/cli's root help without its VERSION section
 // (TestRootHelpHasNoVersion fails if the template changes under it).
-var rootHelpTemplate = strings.Replace(cli.RootCommandHelpTemplate, versionBlock, "", 1)
+var RootTemplate = strings.Replace(cli.RootCommandHelpTemplate, versionBlock, "", 1)
