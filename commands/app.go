@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/lbctl/lbctl/commands/cmdutil"
@@ -34,12 +33,12 @@ var Version = "dev"
 // exit code. It never panics on bad input: a panic inside a command is
 // reported as an internal error.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return Run(args, stdin, stdout, stderr, os.Getenv)
+	return Run(args, stdin, stdout, stderr, cmdutil.ProcessEnv())
 }
 
-// Run is Main in the environment getenv reads (NO_COLOR, COLUMNS, …):
+// Run is Main in env (the environment, clock and limits a run reads):
 // tests give theirs instead of changing the process's.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (code int) {
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env cmdutil.Env) (code int) {
 	cmdutil.FitAddressSpace()
 	cmdutil.CollectLater()
 	// Everything printed goes through a guard (guard.go).
@@ -51,7 +50,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		}
 	}()
 	app := New(stdin, stdout, stderr)
-	cmdutil.SetGetenv(app, getenv)
+	cmdutil.SetEnv(app, env)
 	err := app.Run(context.Background(), args)
 	if err != nil {
 		if msg := err.Error(); msg != "" {

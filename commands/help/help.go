@@ -8,7 +8,6 @@ package help
 import (
 	"bytes"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -33,7 +32,7 @@ func UsePrinter() {
 			var b bytes.Buffer
 			render(&b, templ, data, nil)
 			c, _ := data.(*cli.Command)
-			io.WriteString(w, quick.WrapHelp(b.String(), helpWidthFor(w, cmdutil.Getenv(c))))
+			io.WriteString(w, quick.WrapHelp(b.String(), term.HelpWidth(w, cmdutil.Getenv(c))))
 		}
 		stringer := cli.FlagStringer
 		cli.FlagStringer = func(f cli.Flag) string {
@@ -47,13 +46,6 @@ func UsePrinter() {
 }
 
 var repeatable = regexp.MustCompile(` \[ [^\]]*\]`)
-
-// helpWidthFor is the width help written to w may take (quick.HelpWidth,
-// which the early help answers with too).
-func helpWidthFor(w io.Writer, getenv func(string) string) int {
-	f, _ := term.Unguard(w).(*os.File)
-	return quick.HelpWidth(f, getenv)
-}
 
 // versionBlock is the VERSION section of urfave/cli's root help template.
 const versionBlock = "{{if .Version}}{{if not .HideVersion}}\n\nVERSION:\n   {{.Version}}{{end}}{{end}}"

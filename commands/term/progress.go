@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	xterm "github.com/charmbracelet/x/term"
+	"github.com/lbctl/lbctl/commands/term/size"
 )
 
 // Progress shows long work (a big dump, a sweep, a directory of many
@@ -30,8 +30,9 @@ func NewProgress(w io.Writer, label string, quiet bool, getenv func(string) stri
 // IsTerminal reports whether w (or the writer its Guard wraps) is a
 // terminal: the one TTY test of lbctl.
 func IsTerminal(w io.Writer) bool {
-	f, ok := Unguard(w).(*os.File)
-	return ok && xterm.IsTerminal(f.Fd())
+	f, _ := Unguard(w).(*os.File)
+	tty, _ := size.Terminal(f)
+	return tty
 }
 
 // Update shows done of total (total 0: unknown), at most ten times a
