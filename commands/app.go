@@ -26,9 +26,6 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// Version is lbctl's version; release builds set it with -ldflags -X.
-var Version = "dev"
-
 // Main runs lbctl with args (args[0] is the program name) and returns the
 // exit code. It never panics on bad input: a panic inside a command is
 // reported as an internal error.

@@ -3,10 +3,7 @@ package term
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
-
-	"github.com/lbctl/lbctl/commands/term/size"
 )
 
 // Progress shows long work (a big dump, a sweep, a directory of many
@@ -25,14 +22,6 @@ type Progress struct {
 // when w is a terminal, TERM is not dumb and quiet is false.
 func NewProgress(w io.Writer, label string, quiet bool, getenv func(string) string) *Progress {
 	return &Progress{w: w, label: label, on: !quiet && IsTerminal(w) && getenv("TERM") != "dumb"}
-}
-
-// IsTerminal reports whether w (or the writer its Guard wraps) is a
-// terminal: the one TTY test of lbctl.
-func IsTerminal(w io.Writer) bool {
-	f, _ := Unguard(w).(*os.File)
-	tty, _ := size.Terminal(f)
-	return tty
 }
 
 // Update shows done of total (total 0: unknown), at most ten times a
