@@ -14,11 +14,12 @@ import (
 // every command may import them; they import no command.
 var commandsShared = map[string]bool{
 	"commands/term": true, "commands/encode": true, "commands/cmdutil": true, "commands/gitrev": true,
-	"commands/help": true, "commands/quick": true, "commands/early": true,
+	"commands/quick": true, "commands/early": true, "commands/term/size": true,
 }
 
 // layer orders the commands packages: each imports only lower layers
-// (root 3 → a command 2 → cmdutil 1 → encode, gitrev 0.5 → term 0).
+// (root 3 → a command 2 → cmdutil 1 → encode, gitrev 0.5 → term 0 →
+// term/size -1, which quick also takes help's width from).
 func layer(pkg string) float64 {
 	switch {
 	case pkg == "commands":
@@ -29,6 +30,8 @@ func layer(pkg string) float64 {
 		return 0.5
 	case pkg == "commands/term":
 		return 0
+	case pkg == "commands/term/size":
+		return -1
 	case commandsShared[pkg]:
 		return 1
 	}

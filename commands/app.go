@@ -1,17 +1,20 @@
-// Package commands is lbctl's command line: commands, flags, completion,
-// and the rendering of reports as terminal tables, JSON and YAML.
+// Package commands is lbctl's command line wired together: the command
+// tree (one package per command below), the global flags, and how an error
+// becomes a message and an exit code.
 package commands
 
 import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/diff"
 	"github.com/lbctl/lbctl/commands/explain"
 	"github.com/lbctl/lbctl/commands/hash"
+	"github.com/lbctl/lbctl/commands/help"
+	"github.com/lbctl/lbctl/commands/lint"
 	"github.com/lbctl/lbctl/commands/route"
 	"github.com/lbctl/lbctl/commands/rules"
 	"github.com/lbctl/lbctl/commands/session"
@@ -23,19 +26,16 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// Version is lbctl's version; release builds set it with -ldflags -X.
-var Version = "dev"
-
 // Main runs lbctl with args (args[0] is the program name) and returns the
 // exit code. It never panics on bad input: a panic inside a command is
 // reported as an internal error.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return Run(args, stdin, stdout, stderr, os.Getenv)
+	return Run(args, stdin, stdout, stderr, cmdutil.ProcessEnv())
 }
 
-// Run is Main in the environment getenv reads (NO_COLOR, COLUMNS, …):
+// Run is Main in env (the environment, clock and limits a run reads):
 // tests give theirs instead of changing the process's.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (code int) {
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env cmdutil.Env) (code int) {
 	cmdutil.FitAddressSpace()
 	cmdutil.CollectLater()
 	// Everything printed goes through a guard (guard.go).
@@ -47,7 +47,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		}
 	}()
 	app := New(stdin, stdout, stderr)
-	cmdutil.SetGetenv(app, getenv)
+	cmdutil.SetEnv(app, env)
 	err := app.Run(context.Background(), args)
 	if err != nil {
 		if msg := err.Error(); msg != "" {
@@ -82,7 +82,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		// Help leaves the version to --version: commands/early answers
 		// help before the build information (runtime/debug, initialised
 		// after the protobuf packages) can be read.
-		CustomRootCommandHelpTemplate: rootHelpTemplate,
+		CustomRootCommandHelpTemplate: help.RootTemplate,
 		Reader:                        stdin,
 		Writer:                        stdout,
 		ErrWriter:                     stderr,
@@ -91,7 +91,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
 				name := cmd.Args().First()
-				return cmdutil.UsageErrorf("unknown command %q%s (see lbctl --help)", name, cmdutil.DidYouMean(name, commandNames(cmd)))
+				return cmdutil.UsageErrorf("unknown command %q%s (see lbctl --help)", name, cmdutil.DidYouMean(name, cmdutil.CommandNames(cmd)))
 			}
 			return cli.ShowAppHelp(cmd)
 		},
@@ -99,22 +99,21 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		Flags:          globalFlags(),
 		Commands: []*cli.Command{
 			explain.New(),
-			lintCommand(),
+			lint.New(Version),
 			rules.New(),
 			hash.New(),
 			subset.New(),
 			sweep.New(),
-			diffCommand(),
-			completionCommand(), manCommand(),
+			diff.New(),
+			help.Completion(), help.Man(),
 			session.New(),
 			route.New(), test.New(),
 		},
 	}
-	cmdutil.SetCompleter(root, completeClusters)
-	addAdoptionFlags(root)
+	cmdutil.SetCompleter(root, help.Complete)
 	setUsageErrors(root, "lbctl")
 	cmdutil.CheckGlobalsEverywhere(root)
-	useHelpPrinter()
+	help.UsePrinter()
 	return root
 }
 

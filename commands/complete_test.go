@@ -8,6 +8,11 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/lbctl/lbctl/commands/help"
+	"github.com/lbctl/lbctl/commands/quick"
 )
 
 // completeReq runs a completion request through the real CLI, as the
@@ -101,21 +106,29 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// Every value the completion table offers for a flag is one the flag
-// accepts (its validator, run for real through the CLI), so the table
-// cannot drift from the flags.
+// Every value completion offers for a flag is one the flag accepts (its
+// validator, run for real), so the completion table cannot drift from the
+// flags.
 func TestFlagValuesAreAccepted(t *testing.T) {
-	root := New(nil, nil, nil)
-	for _, cmd := range append(root.Commands, root) {
-		for _, f := range cmd.Flags {
-			vals := valuesOf(cmd.Name, f.Names()[0])
-			for _, v := range vals {
-				if _, err := validateFlagValue(f, v); err != nil {
-					t.Errorf("%s --%s %s: %v", cmd.Name, f.Names()[0], v, err)
+	var check func(c *cli.Command, q *quick.Cmd)
+	check = func(c *cli.Command, q *quick.Cmd) {
+		for i, f := range c.Flags {
+			sf, ok := f.(*cli.StringFlag)
+			if !ok || sf.Validator == nil {
+				continue
+			}
+			for _, v := range q.Flags[i].Values {
+				if err := sf.Validator(v); err != nil {
+					t.Errorf("%s --%s %s: %v", c.Name, f.Names()[0], v, err)
 				}
 			}
 		}
+		for i, sub := range c.Commands {
+			check(sub, q.Commands[i])
+		}
 	}
+	root := New(nil, nil, nil)
+	check(root, help.Tree(root))
 	// The urfave/cli protocol (its built-in scripts) reaches the same engine.
 	code, out, _ := termRun(t, nil, "explain", "../fixtures/term/edge.yaml", "--cluster", "--generate-shell-completion")
 	if code != 0 || !strings.Contains(out, "backend-blue\n") || !strings.Contains(out, "mesh:payments\n") {
@@ -123,27 +136,10 @@ func TestFlagValuesAreAccepted(t *testing.T) {
 	}
 }
 
-// The scripts in completions/ are what `lbctl completion SHELL` prints
-// (regenerate with go generate ./completions).
-func TestCompletionScriptsCurrent(t *testing.T) {
-	for _, sh := range completionShells {
-		for _, name := range append([]string{sh.name}, sh.aliases...) {
-			code, out, errs := termRun(t, nil, "completion", name)
-			if code != 0 {
-				t.Fatalf("completion %s: exit %d %s", name, code, errs)
-			}
-			file, err := os.ReadFile(filepath.Join("..", "completions", sh.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if out != string(file) {
-				t.Errorf("completions/%s differs from `lbctl completion %s`: run go generate ./completions", sh.file, name)
-			}
-			if !strings.Contains(out, "completion __complete") {
-				t.Errorf("%s script does not call the completion engine", name)
-			}
-		}
-	}
+// `lbctl completion` without a shell, with an unknown one or with an extra
+// argument is a usage error (help.TestCompletionScriptsCurrent checks the
+// scripts themselves).
+func TestCompletionUsageErrors(t *testing.T) {
 	for _, bad := range [][]string{{"completion"}, {"completion", "tcsh"}, {"completion", "bash", "extra"}} {
 		if code, _, errs := termRun(t, nil, bad...); code != ExitUsage || errs == "" {
 			t.Errorf("%q: exit %d, stderr %q; want a usage error", bad, code, errs)

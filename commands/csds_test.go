@@ -171,7 +171,7 @@ func TestExplainCSDS(t *testing.T) {
 	// The client fetches LDS, RDS, CDS and EDS in turn: ask until EDS is in.
 	var shares map[string]float64
 	for range 100 {
-		stdout, _, code := run(t, "", "explain", "--csds", admin, "-o", "json")
+		stdout, _, code := runEnv("", watchEnv(2), "explain", "--csds", admin, "-o", "json")
 		var r struct {
 			Semantics string
 			Clusters  []struct {
@@ -205,8 +205,7 @@ func TestExplainCSDS(t *testing.T) {
 		}
 	}
 	// --watch asks the client again; nothing changes in its xDS state.
-	fixWatch(t, 2)
-	out2, errs, code := run(t, "", "explain", "--csds", admin, "--watch", "1ms")
+	out2, errs, code := runEnv("", watchEnv(2), "explain", "--csds", admin, "--watch", "1ms")
 	if code != 0 || !strings.Contains(out2, "gRPC (grpc-core)") ||
 		!strings.HasSuffix(out2, "\n[12:00:00Z] fetch 2: no change\n\n[12:00:00Z] fetch 3: no change\n") {
 		t.Errorf("explain --csds --watch: exit %d (%s):\n%s", code, errs, out2)

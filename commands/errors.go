@@ -39,17 +39,6 @@ func flagNames(cmd *cli.Command) []string {
 	return out
 }
 
-// commandNames lists the visible subcommands of cmd.
-func commandNames(cmd *cli.Command) []string {
-	var out []string
-	for _, c := range cmd.Commands {
-		if !c.Hidden {
-			out = append(out, c.Names()...)
-		}
-	}
-	return out
-}
-
 // usageMessage rewrites urfave/cli's flag-parsing errors in lbctl's words
 // and adds a suggestion for a mistyped flag.
 func usageMessage(cmd *cli.Command, err error, name string) string {

@@ -27,7 +27,6 @@ func readmeSection(t *testing.T, heading string) string {
 // section: the sh lines against an in-process admin server standing in for
 // the Envoy at 127.0.0.1:9901 (with or without the /admin prefix).
 func TestReadmeLiveCommands(t *testing.T) {
-	fixWatch(t, 1)
 	dump, clusters := liveFixtures(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch strings.TrimPrefix(r.URL.Path, "/admin") {
@@ -57,7 +56,7 @@ func TestReadmeLiveCommands(t *testing.T) {
 						args[i+1] = "10ms" // the README's durations are for people
 					}
 				}
-				if _, errs, code := run(t, "", args[1:]...); code != 0 {
+				if _, errs, code := runEnv("", watchEnv(1), args[1:]...); code != 0 {
 					t.Errorf("%s: exit %d: %s", line, code, errs)
 				}
 				ran++

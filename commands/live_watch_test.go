@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/lbctl/lbctl/analyze/watch"
-	"github.com/lbctl/lbctl/commands/explain"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 )
 
 // watchServer answers fetch i (counted by /config_dump requests) with
@@ -63,15 +63,15 @@ func watchAnswers(t *testing.T) [][2]string {
 	return [][2]string{{dump, clusters}, {dump, clusters}, {dump, swapped}, {extra, swapped}, {gone, swapped}, {"", ""}}
 }
 
-func fixWatch(t *testing.T, rounds int) {
-	explain.WatchRounds, explain.WatchNow = rounds, func() time.Time { return time.Date(2026, 1, 2, 12, 0, 0, 0, time.UTC) }
-	t.Cleanup(func() { explain.WatchRounds, explain.WatchNow = 0, time.Now })
+// watchEnv is the process's environment with --watch ending after rounds
+// re-fetches, each stamped 2026-01-02T12:00:00Z.
+func watchEnv(rounds int) cmdutil.Env {
+	return cmdutil.Env{WatchRounds: rounds, Now: func() time.Time { return time.Date(2026, 1, 2, 12, 0, 0, 0, time.UTC) }}
 }
 
 func TestWatchText(t *testing.T) {
-	fixWatch(t, 5)
 	srv := watchServer(t, watchAnswers(t))
-	out, errs, code := run(t, "", "explain", "--admin", srv.URL, "--watch", "1ms")
+	out, errs, code := runEnv("", watchEnv(5), "explain", "--admin", srv.URL, "--watch", "1ms")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -104,9 +104,8 @@ func TestWatchText(t *testing.T) {
 }
 
 func TestWatchJSON(t *testing.T) {
-	fixWatch(t, 5)
 	srv := watchServer(t, watchAnswers(t))
-	out, errs, code := run(t, "", "explain", "--admin", srv.URL, "--watch", "1ms", "--cluster", "backend", "-o", "json")
+	out, errs, code := runEnv("", watchEnv(5), "explain", "--admin", srv.URL, "--watch", "1ms", "--cluster", "backend", "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -160,13 +159,12 @@ func TestWatchUsage(t *testing.T) {
 // A name from the live source reaches a fetch's text lines escaped, as it
 // does the first report: a newline in it starts no line of its own.
 func TestWatchTextEscapes(t *testing.T) {
-	fixWatch(t, 1)
 	d, c := liveFixtures(t)
 	extra := strings.Replace(string(d), `"dynamic_active_clusters": [`, `"static_clusters": [{"cluster": {"@type": "type.googleapis.com/envoy.config.cluster.v3.Cluster",
   "name": "ex\ntra", "type": "STATIC"}}],
  "dynamic_active_clusters": [`, 1)
 	srv := watchServer(t, [][2]string{{string(d), string(c)}, {extra, string(c)}})
-	out, errs, code := run(t, "", "explain", "--admin", srv.URL, "--watch", "1ms")
+	out, errs, code := runEnv("", watchEnv(1), "explain", "--admin", srv.URL, "--watch", "1ms")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -179,11 +177,10 @@ func TestWatchTextEscapes(t *testing.T) {
 // character is not reported removed and added again on an unchanged fetch
 // (the text report escapes names; the comparison must see both sides alike).
 func TestWatchEscapedNameUnchanged(t *testing.T) {
-	fixWatch(t, 1)
 	a := watchAnswers(t)[3]
 	a[0] = strings.Replace(a[0], `"name": "extra"`, `"name": "ex\u0001tra"`, 1)
 	srv := watchServer(t, [][2]string{a, a})
-	out, errs, code := run(t, "", "explain", "--admin", srv.URL, "--watch", "1ms")
+	out, errs, code := runEnv("", watchEnv(1), "explain", "--admin", srv.URL, "--watch", "1ms")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/lbctl/lbctl/commands/cmdutil"
 )
 
 // update rewrites every golden file from the current output:
@@ -14,17 +15,19 @@ import (
 // outputs that have no … elision and the SVG outlines.
 var update = flag.Bool("update", false, "rewrite the golden files from the current output")
 
-// runCLI is the one way tests run lbctl: in-process, with stdin and the
-// environment getenv reads (nil: the process's), returning stdout, stderr
-// and the exit code. Tests run in commands/, so fixture paths start with
-// ../; every other helper below is a shorthand for it.
-func runCLI(stdin string, getenv func(string) string, args ...string) (stdout, stderr string, code int) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+// runEnv is the one way tests run lbctl: in-process, with stdin and env
+// (a nil field: the process's), returning stdout, stderr and the exit
+// code. Tests run in commands/, so fixture paths start with ../; every
+// other helper below is a shorthand for it.
+func runEnv(stdin string, env cmdutil.Env, args ...string) (stdout, stderr string, code int) {
 	var out, errb bytes.Buffer
-	code = Run(append([]string{"lbctl"}, args...), strings.NewReader(stdin), &out, &errb, getenv)
+	code = Run(append([]string{"lbctl"}, args...), strings.NewReader(stdin), &out, &errb, env)
 	return out.String(), errb.String(), code
+}
+
+// runCLI is runEnv in the environment getenv reads (nil: the process's).
+func runCLI(stdin string, getenv func(string) string, args ...string) (stdout, stderr string, code int) {
+	return runEnv(stdin, cmdutil.Env{Getenv: getenv}, args...)
 }
 
 // only is an environment holding vars and nothing else.

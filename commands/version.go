@@ -5,6 +5,9 @@ import (
 	"strings"
 )
 
+// Version is lbctl's version; release builds set it with -ldflags -X.
+var Version = "dev"
+
 // EnvoyAPI names the Envoy API lbctl knows; release builds may set it
 // with -ldflags -X, otherwise it is the go-control-plane module version
 // lbctl was built with.

@@ -1,7 +1,7 @@
 // Package completions holds lbctl's shell completion scripts, exactly as
 // `lbctl completion SHELL` prints them, for packagers and for users who
 // install them from the repository. Regenerate them with
-// `go generate ./completions`; commands.TestCompletionScriptsCurrent fails
+// `go generate ./completions`; help.TestCompletionScriptsCurrent (commands/help) fails
 // when they drift from the binary.
 package completions
 

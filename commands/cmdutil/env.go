@@ -2,32 +2,68 @@ package cmdutil
 
 import (
 	"os"
+	"time"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/commands/term"
 	"github.com/urfave/cli/v3"
 )
 
-const getenvKey = "lbctl.getenv"
+// Env is what a run takes from the process besides its arguments and
+// streams. Main runs in ProcessEnv; tests give their own (a fixed
+// environment, a clock, a limit) instead of swapping package variables.
+type Env struct {
+	// Getenv reads NO_COLOR, COLUMNS, GOGC, ...
+	Getenv func(string) string
+	// Now stamps --watch's fetches.
+	Now func() time.Time
+	// AddressSpaceFit is the input a run can read under an address-space
+	// limit (ulimit -v), 0 when there is none.
+	AddressSpaceFit func() int64
+	// WatchRounds > 0 ends --watch after that many re-fetches (0: at
+	// Ctrl-C).
+	WatchRounds int
+}
 
-// SetGetenv gives the command tree under root the environment getenv
-// reads (NO_COLOR, COLUMNS, GOGC, …): tests inject theirs here.
-func SetGetenv(root *cli.Command, getenv func(string) string) {
+// ProcessEnv is the running process's: its environment, its clock, its
+// address-space limit.
+func ProcessEnv() Env {
+	return Env{Getenv: os.Getenv, Now: time.Now, AddressSpaceFit: inputFittingAddressSpace}
+}
+
+const envKey = "lbctl.env"
+
+// SetEnv gives the command tree under root env; a nil field is the
+// process's.
+func SetEnv(root *cli.Command, env Env) {
+	p := ProcessEnv()
+	if env.Getenv == nil {
+		env.Getenv = p.Getenv
+	}
+	if env.Now == nil {
+		env.Now = p.Now
+	}
+	if env.AddressSpaceFit == nil {
+		env.AddressSpaceFit = p.AddressSpaceFit
+	}
 	if root.Metadata == nil {
 		root.Metadata = map[string]any{}
 	}
-	root.Metadata[getenvKey] = getenv
+	root.Metadata[envKey] = env
 }
 
-// Getenv is the environment of cmd's tree (the process's by default).
-func Getenv(cmd *cli.Command) func(string) string {
+// EnvOf is the Env of cmd's tree (ProcessEnv when none was set).
+func EnvOf(cmd *cli.Command) Env {
 	if cmd != nil {
-		if g, ok := cmd.Root().Metadata[getenvKey].(func(string) string); ok {
-			return g
+		if e, ok := cmd.Root().Metadata[envKey].(Env); ok {
+			return e
 		}
 	}
-	return os.Getenv
+	return ProcessEnv()
 }
+
+// Getenv is the environment of cmd's tree.
+func Getenv(cmd *cli.Command) func(string) string { return EnvOf(cmd).Getenv }
 
 // Term is the command's standard output as a term.IO, by --color and the
 // environment.

@@ -1,7 +1,6 @@
 package cmdutil
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
@@ -58,16 +57,6 @@ func LoadCluster(cmd *cli.Command, name string) (*config.Config, *config.Cluster
 
 // PrintWarnings writes load warnings to stderr (see reportWarnings).
 func PrintWarnings(cmd *cli.Command, cfg *config.Config) { ReportWarnings(cmd, cfg) }
-
-// KnownClusters lists the loaded clusters' names for a message, escaped and capped.
-func KnownClusters(cfg *config.Config) string {
-	names := cfg.ClusterNames()
-	if len(names) == 0 {
-		return "(none)"
-	}
-	sort.Strings(names)
-	return Names(names, 20)
-}
 
 // KindFlag forces the document kind.
 func KindFlag() cli.Flag {

@@ -20,13 +20,11 @@ func MaxInputFlag() cli.Flag {
 		}}
 }
 
-// AddressSpaceFit is inputFittingAddressSpace, replaceable in tests.
-var AddressSpaceFit = inputFittingAddressSpace
-
-// Limits are the loader's bounds from the command line.
+// Limits are the loader's bounds from the command line and the run's
+// address-space limit (Env.AddressSpaceFit).
 func Limits(cmd *cli.Command) config.Limits {
 	n, _ := ParseSize(cmd.String("max-input")) // validated by the flag
-	if fit := AddressSpaceFit(); fit > 0 && !cmd.IsSet("max-input") && fit < n {
+	if fit := EnvOf(cmd).AddressSpaceFit(); fit > 0 && !cmd.IsSet("max-input") && fit < n {
 		return config.Limits{MaxInput: fit, Hint: "lowered to fit the address-space limit (ulimit -v); raise that, or set --max-input to try anyway"}
 	}
 	return config.Limits{MaxInput: n}

@@ -79,3 +79,13 @@ func nearNames(p string, names []string) string {
 	})
 	return "; near: " + Names(near, nearCap)
 }
+
+// KnownClusters lists the loaded clusters' names for a message, escaped and capped.
+func KnownClusters(cfg *config.Config) string {
+	names := cfg.ClusterNames()
+	if len(names) == 0 {
+		return "(none)"
+	}
+	sort.Strings(names)
+	return Names(names, 20)
+}

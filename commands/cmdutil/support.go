@@ -102,3 +102,15 @@ func OrList(vs []string) string {
 	}
 	return strings.Join(vs[:len(vs)-1], ", ") + " or " + vs[len(vs)-1]
 }
+
+// CommandNames lists the visible subcommands of cmd (and their aliases),
+// the candidates of an unknown command's did-you-mean.
+func CommandNames(cmd *cli.Command) []string {
+	var out []string
+	for _, c := range cmd.Commands {
+		if !c.Hidden {
+			out = append(out, c.Names()...)
+		}
+	}
+	return out
+}

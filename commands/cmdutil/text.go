@@ -51,9 +51,27 @@ func Wrap(s string, width int, indent string) string {
 	return b.String()
 }
 
-// Notes writes notes as a bulleted list after a blank line, wrapped to
-// the terminal.
-func Notes(t *term.IO, notes []string) {
+// NoteForm is where a report's notes stand in its text.
+type NoteForm int
+
+const (
+	// NoteList: after a blank line, one bullet each, wrapped to the
+	// terminal, under a whole report or cluster.
+	NoteList NoteForm = iota
+	// NoteInline: "  note: …" in faint, each on its line, right under
+	// the result it qualifies (subset's selections).
+	NoteInline
+)
+
+// Notes writes notes in form: every command's notes go through here.
+func Notes(t *term.IO, notes []string, form NoteForm) {
+	if form == NoteInline {
+		faint := t.Style().Faint(true)
+		for _, n := range notes {
+			fmt.Fprintln(t.Out, faint.Render("  note: "+n))
+		}
+		return
+	}
 	if len(notes) == 0 {
 		return
 	}

@@ -71,7 +71,7 @@ func renderGRPCCluster(t *term.IO, c traffic.ClusterReport, impl lbgrpc.Impl, al
 		}
 	}
 	renderHosts(t, c.Hosts, all)
-	cmdutil.Notes(t, c.Notes)
+	cmdutil.Notes(t, c.Notes, cmdutil.NoteList)
 }
 
 // renderBoth prints Envoy's and gRPC's answers for each cluster side by
@@ -116,7 +116,7 @@ func renderBoth(t *term.IO, b *proxyless.BothReport, impl lbgrpc.Impl, all bool)
 		if len(diffs) > 0 {
 			fmt.Fprintln(t.Out)
 			fmt.Fprintln(t.Out, t.Style().Bold(true).Render("Differences"))
-			cmdutil.Notes(t, diffs)
+			cmdutil.Notes(t, diffs, cmdutil.NoteList)
 		}
 	}
 }

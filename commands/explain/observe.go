@@ -57,7 +57,7 @@ func renderObserve(t *term.IO, r *observe.Report) {
 			rows = append(rows, []string{h.Address, pred, cmdutil.FPct(h.Observed), strconv.FormatUint(h.Requests, 10), z, h.Verdict})
 		}
 		fmt.Fprintln(t.Out, encode.Table(t, []string{"HOST", "PREDICTED", "OBSERVED", "REQUESTS", "Z", "VERDICT"}, rows, 1, 2, 3, 4))
-		cmdutil.Notes(t, c.Notes)
+		cmdutil.Notes(t, c.Notes, cmdutil.NoteList)
 	}
-	cmdutil.Notes(t, r.Notes)
+	cmdutil.Notes(t, r.Notes, cmdutil.NoteList)
 }

@@ -111,16 +111,7 @@ func renderCluster(t *term.IO, c traffic.ClusterReport, all bool) {
 		renderBudgets(t, c)
 	}
 	renderHosts(t, c.Hosts, all)
-	if len(c.Notes) > 0 {
-		fmt.Fprintln(t.Out)
-		bullet := "-"
-		if t.Unicode() {
-			bullet = "•"
-		}
-		for _, n := range c.Notes {
-			fmt.Fprintln(t.Out, cmdutil.Wrap(bullet+" "+n, t.Width, "  "))
-		}
-	}
+	cmdutil.Notes(t, c.Notes, cmdutil.NoteList)
 }
 
 func renderAggregate(t *term.IO, a *traffic.AggregateReport) {

@@ -26,13 +26,6 @@ func watchFlag() cli.Flag {
 	return &cli.DurationFlag{Name: "watch", Usage: "with --admin or --csds: fetch again every DURATION and show what changed (clusters, host health, loads, host shares) until interrupted", Validator: cmdutil.Positive("watch")}
 }
 
-// WatchRounds and WatchNow are test hooks: WatchRounds > 0 stops --watch after that many re-fetches;
-// WatchNow stamps each fetch.
-var (
-	WatchRounds int
-	WatchNow    = time.Now
-)
-
 // checkWatch validates --watch against the other flags.
 func checkWatch(cmd *cli.Command, semantics string) error {
 	if cmd.Duration("watch") <= 0 {
@@ -128,7 +121,8 @@ func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, rend
 	if !t.Unicode() {
 		t = t.WithOut(encode.ASCII{W: t.Out})
 	}
-	return watchLoop(ctx, cmd.Duration("watch"), WatchRounds, first, snapshot, func(f watch.Fetch) error {
+	env := cmdutil.EnvOf(cmd)
+	return watchLoop(ctx, cmd.Duration("watch"), env.WatchRounds, env.Now, first, snapshot, func(f watch.Fetch) error {
 		if cmd.String("output") != "json" {
 			encode.EscapeStrings(&f) // fetch errors too; Escape leaves escaped names as they are
 			renderFetch(t, f)
@@ -143,8 +137,9 @@ func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, rend
 }
 
 // watchLoop fetches every interval (rounds times, or until ctx ends when
-// rounds is 0) and emits each fetch's changes against the last good one.
-func watchLoop(ctx context.Context, every time.Duration, rounds int, first *traffic.Report, snapshot func() (*traffic.Report, error), emit func(watch.Fetch) error) error {
+// rounds is 0) and emits each fetch's changes against the last good one,
+// stamped by now.
+func watchLoop(ctx context.Context, every time.Duration, rounds int, now func() time.Time, first *traffic.Report, snapshot func() (*traffic.Report, error), emit func(watch.Fetch) error) error {
 	prev := first
 	for n := 2; rounds == 0 || n <= rounds+1; n++ {
 		if ctx.Err() != nil {
@@ -157,7 +152,7 @@ func watchLoop(ctx context.Context, every time.Duration, rounds int, first *traf
 			return nil
 		case <-timer.C:
 		}
-		f := watch.Fetch{Fetch: n, Time: WatchNow().UTC().Format(time.RFC3339), Changes: []watch.Change{}} // a failed fetch has [] changes, not null
+		f := watch.Fetch{Fetch: n, Time: now().UTC().Format(time.RFC3339), Changes: []watch.Change{}} // a failed fetch has [] changes, not null
 		if cur, err := snapshot(); err != nil {
 			f.Error = err.Error()
 		} else {

@@ -18,7 +18,7 @@ func TestWatchStopsOnCancel(t *testing.T) {
 	var fetches []int
 	done := make(chan error, 1)
 	go func() {
-		done <- watchLoop(ctx, time.Millisecond, 0, r, func() (*traffic.Report, error) { return r, nil }, func(f watch.Fetch) error {
+		done <- watchLoop(ctx, time.Millisecond, 0, time.Now, r, func() (*traffic.Report, error) { return r, nil }, func(f watch.Fetch) error {
 			fetches = append(fetches, f.Fetch)
 			if len(fetches) == 3 {
 				cancel()

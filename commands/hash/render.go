@@ -116,16 +116,7 @@ func renderHash(t *term.IO, r *hashing.HashReport, all bool) {
 		renderRemoval(t, rm, all)
 	}
 
-	if len(r.Notes) > 0 {
-		fmt.Fprintln(t.Out)
-		bullet := "-"
-		if t.Unicode() {
-			bullet = "•"
-		}
-		for _, n := range r.Notes {
-			fmt.Fprintln(t.Out, cmdutil.Wrap(bullet+" "+n, t.Width, "  "))
-		}
-	}
+	cmdutil.Notes(t, r.Notes, cmdutil.NoteList)
 }
 
 func renderHashHosts(t *term.IO, hosts []placement.HashHost, unit string, all bool) {

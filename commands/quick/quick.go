@@ -2,13 +2,15 @@
 // types — help and the completion scripts — so that commands/early can
 // answer them before Go initialises those types' packages (about 3 ms of
 // protobuf registration that `lbctl --help` would otherwise wait for).
-// It imports only the standard library and the terminal-size package;
+// It imports only the standard library and commands/term/size (the width);
 // its answers are the command tree's (TestQuickMatchesMain).
 package quick
 
 import (
 	"os"
 	"strings"
+
+	"github.com/lbctl/lbctl/commands/term/size"
 )
 
 // Answer is what lbctl prints for args (os.Args[1:]) when that needs no
@@ -45,7 +47,7 @@ func Answer(args []string, getenv func(string) string, out *os.File) (text strin
 	if !ok {
 		return "", false
 	}
-	return WrapHelp(raw, HelpWidth(out, getenv)), true
+	return WrapHelp(raw, size.Help(out, getenv)), true
 }
 
 // completeRequest answers `completion __complete [--current=WORD] WORD…`

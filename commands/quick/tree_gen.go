@@ -2,7 +2,7 @@
 
 package quick
 
-// tree is the command tree as completion sees it (commands.completionTree).
+// tree is the command tree as completion sees it (help.Tree).
 var tree = &Cmd{Name: "lbctl", Aliases: nil, Usage: "explain and lint Envoy load balancing, exactly as Envoy computes it", Hidden: false, Files: false,
 	Flags: []Flag{flags[0], flags[1], flags[2], flags[3], flags[4], flags[5], flags[6], flags[7], flags[8]},
 	Commands: []*Cmd{

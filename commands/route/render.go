@@ -44,7 +44,7 @@ func renderRoute(t *term.IO, r *route.Report) {
 		fmt.Fprintln(t.Out, encode.Table(t, []string{"CLUSTER", "WEIGHT", "SHARE"}, rows, 1, 2))
 	}
 	renderHosts(t, r.Hosts)
-	cmdutil.Notes(t, r.Notes)
+	cmdutil.Notes(t, r.Notes, cmdutil.NoteList)
 }
 
 // stepLine is one step of the decision path as the text shows it: the

@@ -164,7 +164,7 @@ func renderEnvoySession(t *term.IO, r *envoysession.Report) {
 	}
 	fmt.Fprintln(t.Out)
 	fmt.Fprintln(t.Out, cmdutil.Wrap(r.Reason, t.Width, ""))
-	cmdutil.Notes(t, r.Notes)
+	cmdutil.Notes(t, r.Notes, cmdutil.NoteList)
 }
 
 func renderSession(t *term.IO, r *proxyless.SessionReport) {
@@ -189,7 +189,7 @@ func renderSession(t *term.IO, r *proxyless.SessionReport) {
 	}
 	fmt.Fprintln(t.Out)
 	fmt.Fprintln(t.Out, encode.Table(t, []string{"ENDPOINT", "PRIORITY", "HEALTH", "SUBCHANNEL"}, rows))
-	cmdutil.Notes(t, r.Notes)
+	cmdutil.Notes(t, r.Notes, cmdutil.NoteList)
 }
 
 // resultColor colours a session result: pick green, queue yellow,

@@ -82,9 +82,7 @@ func renderDecision(t *term.IO, head string, res subset.SubsetResult) {
 		fmt.Fprintln(t.Out, t.Paint(term.Alarm).Render(msg))
 	}
 	fmt.Fprintln(t.Out, "  "+res.Reason)
-	for _, n := range res.Notes {
-		fmt.Fprintln(t.Out, t.Style().Faint(true).Render("  note: "+n))
-	}
+	cmdutil.Notes(t, res.Notes, cmdutil.NoteInline)
 }
 
 // criteriaText renders criteria sorted by name, as Envoy orders them;

@@ -3,11 +3,13 @@ package term
 import (
 	"encoding/json"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/commands/term/size"
 )
 
 // Guard is the last gate before bytes leave lbctl, on stdout and stderr
@@ -226,4 +228,12 @@ func Unguard(w io.Writer) io.Writer {
 		return g.w
 	}
 	return w
+}
+
+// IsTerminal reports whether w (or the writer its Guard wraps) is a
+// terminal: the one TTY test of lbctl.
+func IsTerminal(w io.Writer) bool {
+	f, _ := Unguard(w).(*os.File)
+	tty, _ := size.Terminal(f)
+	return tty
 }

@@ -3,10 +3,7 @@ package term
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
-
-	xterm "github.com/charmbracelet/x/term"
 )
 
 // Progress shows long work (a big dump, a sweep, a directory of many
@@ -25,13 +22,6 @@ type Progress struct {
 // when w is a terminal, TERM is not dumb and quiet is false.
 func NewProgress(w io.Writer, label string, quiet bool, getenv func(string) string) *Progress {
 	return &Progress{w: w, label: label, on: !quiet && IsTerminal(w) && getenv("TERM") != "dumb"}
-}
-
-// IsTerminal reports whether w (or the writer its Guard wraps) is a
-// terminal: the one TTY test of lbctl.
-func IsTerminal(w io.Writer) bool {
-	f, ok := Unguard(w).(*os.File)
-	return ok && xterm.IsTerminal(f.Fd())
 }
 
 // Update shows done of total (total 0: unknown), at most ten times a

@@ -9,12 +9,12 @@ import (
 	"io"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	xterm "github.com/charmbracelet/x/term"
 	"github.com/muesli/termenv"
+
+	"github.com/lbctl/lbctl/commands/term/size"
 )
 
 // IO is the one place that decides how output looks: whether stdout is a
@@ -54,7 +54,7 @@ func Decide(d Decision, getenv func(string) string) (tty, color, dumb bool, widt
 	if !tty {
 		width = 0
 	}
-	if c, err := strconv.Atoi(getenv("COLUMNS")); err == nil && c > 0 {
+	if c := size.Columns(getenv); c > 0 {
 		width = c
 	}
 	dumb = getenv("TERM") == "dumb"
@@ -81,12 +81,8 @@ func Decide(d Decision, getenv func(string) string) (tty, color, dumb bool, widt
 // --color's value and the environment getenv reads.
 func New(out io.Writer, color string, getenv func(string) string) *IO {
 	d := Decision{Color: color}
-	if f, ok := Unguard(out).(*os.File); ok && IsTerminal(f) {
-		d.TTY = true
-		if w, _, err := xterm.GetSize(f.Fd()); err == nil && w > 0 {
-			d.TTYWidth = w
-		}
-	}
+	f, _ := Unguard(out).(*os.File)
+	d.TTY, d.TTYWidth = size.Terminal(f)
 	t := &IO{Out: out}
 	t.TTY, t.Color, t.dumb, t.Width = Decide(d, getenv)
 	if g, ok := out.(*Guard); ok && t.Color {
@@ -94,6 +90,13 @@ func New(out io.Writer, color string, getenv func(string) string) *IO {
 	}
 	t.setRenderer()
 	return t
+}
+
+// HelpWidth is the width help written to w may take (size.Help, which
+// the early help answers with too).
+func HelpWidth(w io.Writer, getenv func(string) string) int {
+	f, _ := Unguard(w).(*os.File)
+	return size.Help(f, getenv)
 }
 
 func (t *IO) setRenderer() {

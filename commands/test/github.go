@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/expect"
+	"github.com/lbctl/lbctl/commands/encode"
 )
 
 // GitHub writes GitHub Actions workflow commands: an ::error per failing
@@ -28,15 +29,10 @@ func GitHub(w io.Writer, res *expect.Results, _ []string) error {
 	return b.Flush()
 }
 
-// ghData escapes a workflow command's message (GitHub's toolkit
-// escapeData: %, CR, LF), then any other control character.
-func ghData(s string) string {
-	s = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-	return safe(s)
-}
+// ghData escapes a workflow command's message (encode.GitHubData), then
+// any other control character.
+func ghData(s string) string { return safe(encode.GitHubData(s)) }
 
-// ghProperty escapes a property value (escapeProperty: also : and ,).
-func ghProperty(s string) string {
-	s = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-	return safe(s)
-}
+// ghProperty escapes a property value (encode.GitHubProperty), then any
+// other control character.
+func ghProperty(s string) string { return safe(encode.GitHubProperty(s)) }

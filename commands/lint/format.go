@@ -1,4 +1,4 @@
-package commands
+package lint
 
 import (
 	"encoding/json"
@@ -18,14 +18,14 @@ import (
 var lintFormats = []string{"text", "json", "sarif", "github"}
 
 // writeFindings writes findings in format; src gives source lines for the
-// text format's snippet, t its colours.
-func writeFindings(t *term.IO, format string, fs []lint.Finding, src *config.Sources) error {
+// text format's snippet, t its colours, version SARIF's tool version.
+func writeFindings(t *term.IO, format string, fs []lint.Finding, src *config.Sources, version string) error {
 	w := t.Out
 	switch format {
 	case "json":
 		return writeLintJSON(w, fs)
 	case "sarif":
-		return writeSARIF(w, fs)
+		return writeSARIF(w, fs, version)
 	case "github":
 		return writeGitHub(w, fs)
 	}
@@ -98,7 +98,7 @@ func sarifLevel(s lint.Severity) string {
 
 // writeSARIF writes a SARIF 2.1.0 log with one run; every rule is
 // described in tool.driver.rules, results point at them by ruleIndex.
-func writeSARIF(w io.Writer, fs []lint.Finding) error {
+func writeSARIF(w io.Writer, fs []lint.Finding, version string) error {
 	rules := lint.Rules()
 	index := map[string]int{}
 	var descs []map[string]any
@@ -153,7 +153,7 @@ func writeSARIF(w io.Writer, fs []lint.Finding) error {
 		"runs": []any{map[string]any{
 			"tool": map[string]any{"driver": map[string]any{
 				"name":           "lbctl",
-				"version":        Version,
+				"version":        version,
 				"informationUri": "https://github.com/lbctl/lbctl",
 				"rules":          descs,
 			}},
@@ -184,19 +184,9 @@ func writeGitHub(w io.Writer, fs []lint.Finding) error {
 		case lint.SevWarning:
 			kind = "warning"
 		}
-		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, ghProp(config.Escape(f.Pos.File)), max(f.Pos.Line, 1), max(f.Pos.Col, 1),
-			ghProp(f.Rule+" "+f.Name), ghData(config.Escape(f.Message+" (hint: "+f.Hint+")")))
+		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, encode.GitHubProperty(config.Escape(f.Pos.File)), max(f.Pos.Line, 1), max(f.Pos.Col, 1),
+			encode.GitHubProperty(f.Rule+" "+f.Name), encode.GitHubData(config.Escape(f.Message+" (hint: "+f.Hint+")")))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// ghData and ghProp escape workflow command values as the Actions toolkit
-// does (escapeData / escapeProperty).
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func ghProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }

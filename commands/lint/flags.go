@@ -1,4 +1,4 @@
-package commands
+package lint
 
 import (
 	"github.com/urfave/cli/v3"
@@ -40,6 +40,6 @@ func checkLintGlobals(cmd *cli.Command) error {
 
 // writeLint writes the findings in lint's format through the command's
 // Term, so --color and NO_COLOR apply to the text format.
-func writeLint(cmd *cli.Command, fs []lint.Finding, src *config.Sources) error {
-	return writeFindings(cmdutil.Term(cmd), lintFormat(cmd), fs, src)
+func writeLint(cmd *cli.Command, fs []lint.Finding, src *config.Sources, version string) error {
+	return writeFindings(cmdutil.Term(cmd), lintFormat(cmd), fs, src, version)
 }

@@ -1,4 +1,4 @@
-package commands
+package help
 
 import (
 	"context"
@@ -24,12 +24,12 @@ var completionShells = []struct {
 	{"powershell", "lbctl.ps1", []string{"pwsh"}, quick.PowershellScript},
 }
 
-// completionCommand is `lbctl completion SHELL`. It takes the place of
+// Completion is `lbctl completion SHELL`. It takes the place of
 // urfave/cli's built-in (hidden) completion command, whose scripts depend
 // on bash-completion, split candidates at ':' (host:port, some cluster
 // names) and name PowerShell only "pwsh"; being first in the command list,
 // it is the one `lbctl completion` finds.
-func completionCommand() *cli.Command {
+func Completion() *cli.Command {
 	c := &cli.Command{
 		Name:      "completion",
 		Usage:     "print the shell completion script for bash, zsh, fish or powershell",
@@ -55,7 +55,7 @@ Install (the bash and PowerShell lines go in ~/.bashrc and $PROFILE):
 				return cmdutil.UsageErrorf("completion: name a shell: bash, zsh, fish or powershell")
 			}
 			sh := cmd.Args().First()
-			return cmdutil.UsageErrorf("completion: unknown shell %q: expected bash, zsh, fish or powershell%s", sh, cmdutil.DidYouMean(sh, commandNames(cmd)))
+			return cmdutil.UsageErrorf("completion: unknown shell %q: expected bash, zsh, fish or powershell%s", sh, cmdutil.DidYouMean(sh, cmdutil.CommandNames(cmd)))
 		},
 	}
 	for _, sh := range completionShells {
@@ -84,7 +84,7 @@ Install (the bash and PowerShell lines go in ~/.bashrc and $PROFILE):
 			if len(args) > 0 && strings.HasPrefix(args[0], "--current=") {
 				cur, args = strings.TrimPrefix(args[0], "--current="), args[1:]
 			}
-			completeLine(cmd.Root(), args, cur).Write(cmd.Root().Writer)
+			Line(cmd.Root(), args, cur).Write(cmd.Root().Writer)
 			return nil
 		},
 	})

@@ -1,9 +1,13 @@
-package commands
+// Package help is what lbctl says about itself, generated from the command
+// tree: urfave/cli's help fitted to the terminal, `lbctl man`, and
+// `lbctl completion` with the engine that answers completion requests
+// (flags, flag values, cluster and route names). commands/quick holds the
+// generated copies early's fast start-up answers with.
+package help
 
 import (
 	"bytes"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -17,18 +21,18 @@ import (
 
 var helpOnce sync.Once
 
-// useHelpPrinter makes urfave/cli's help fit the terminal: 80 columns in
+// UsePrinter makes urfave/cli's help fit the terminal: 80 columns in
 // a pipe or file (or COLUMNS), the terminal's width on a terminal. It also
 // drops the "[ --flag string ]" repetition urfave/cli adds to repeatable
 // flags, which doubled the width of the flag column.
-func useHelpPrinter() {
+func UsePrinter() {
 	helpOnce.Do(func() {
 		render := cli.HelpPrinterCustom
 		cli.HelpPrinter = func(w io.Writer, templ string, data any) {
 			var b bytes.Buffer
 			render(&b, templ, data, nil)
 			c, _ := data.(*cli.Command)
-			io.WriteString(w, quick.WrapHelp(b.String(), helpWidthFor(w, cmdutil.Getenv(c))))
+			io.WriteString(w, quick.WrapHelp(b.String(), term.HelpWidth(w, cmdutil.Getenv(c))))
 		}
 		stringer := cli.FlagStringer
 		cli.FlagStringer = func(f cli.Flag) string {
@@ -43,16 +47,9 @@ func useHelpPrinter() {
 
 var repeatable = regexp.MustCompile(` \[ [^\]]*\]`)
 
-// helpWidthFor is the width help written to w may take (quick.HelpWidth,
-// which the early help answers with too).
-func helpWidthFor(w io.Writer, getenv func(string) string) int {
-	f, _ := term.Unguard(w).(*os.File)
-	return quick.HelpWidth(f, getenv)
-}
-
 // versionBlock is the VERSION section of urfave/cli's root help template.
 const versionBlock = "{{if .Version}}{{if not .HideVersion}}\n\nVERSION:\n   {{.Version}}{{end}}{{end}}"
 
-// rootHelpTemplate is urfave/cli's root help without its VERSION section
+// RootTemplate is urfave/cli's root help without its VERSION section
 // (TestRootHelpHasNoVersion fails if the template changes under it).
-var rootHelpTemplate = strings.Replace(cli.RootCommandHelpTemplate, versionBlock, "", 1)
+var RootTemplate = strings.Replace(cli.RootCommandHelpTemplate, versionBlock, "", 1)

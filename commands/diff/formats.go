@@ -1,4 +1,4 @@
-package commands
+package diff
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/diff"
+	"github.com/lbctl/lbctl/commands/encode"
 )
 
 // mdText escapes config text for a Markdown table cell or list item: no
@@ -106,19 +107,19 @@ func diffGitHub(r *diff.Report) string {
 			}
 		}
 		// A removed cluster has no line in NEW: a notice without a file.
-		props := "title=" + ghProp("lbctl diff: "+c.Name+" "+c.Change)
+		props := "title=" + encode.GitHubProperty("lbctl diff: "+c.Name+" "+c.Change)
 		if file != "" {
-			props = "file=" + ghProp(file) + ",line=" + strconv.Itoa(max(line, 1)) + "," + props
+			props = "file=" + encode.GitHubProperty(file) + ",line=" + strconv.Itoa(max(line, 1)) + "," + props
 		}
-		fmt.Fprintf(&b, "::notice %s::%s\n", props, ghData(strings.Join(facts, "; ")))
+		fmt.Fprintf(&b, "::notice %s::%s\n", props, encode.GitHubData(strings.Join(facts, "; ")))
 	}
 	for _, f := range r.Findings.New {
 		kind := map[string]string{"error": "error", "warning": "warning"}[f.Severity]
 		if kind == "" {
 			kind = "notice"
 		}
-		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, ghProp(f.File), max(f.Line, 1), max(f.Column, 1),
-			ghProp("new "+f.Rule+" "+f.Name), ghData(f.Message))
+		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, encode.GitHubProperty(f.File), max(f.Line, 1), max(f.Column, 1),
+			encode.GitHubProperty("new "+f.Rule+" "+f.Name), encode.GitHubData(f.Message))
 	}
 	return b.String()
 }

@@ -1,4 +1,4 @@
-package commands
+package lint
 
 import (
 	"encoding/json"
@@ -22,15 +22,6 @@ func adoptionFlags() []cli.Flag {
 		&cli.StringFlag{Name: "baseline", Usage: "do not report findings recorded in this file (see --write-baseline)"},
 		&cli.StringFlag{Name: "write-baseline", Usage: "record today's findings in this file and exit 0"},
 		&cli.StringFlag{Name: "new-from-rev", Usage: "report only findings on lines changed since this git revision"},
-	}
-}
-
-// addAdoptionFlags gives the lint command its adoption flags.
-func addAdoptionFlags(root *cli.Command) {
-	for _, c := range root.Commands {
-		if c.Name == "lint" {
-			c.Flags = append(c.Flags, adoptionFlags()...)
-		}
 	}
 }
 

@@ -1,4 +1,7 @@
-package commands
+// Package lint is `lbctl lint`: the rule engine's findings as text, JSON,
+// SARIF or GitHub annotations, with a baseline and --new-from-rev for
+// adopting it on an existing repository.
+package lint
 
 import (
 	"context"
@@ -13,7 +16,8 @@ import (
 	"github.com/lbctl/lbctl/lint"
 )
 
-func lintCommand() *cli.Command {
+// New is the lint command; version names lbctl in SARIF's tool.driver.
+func New(version string) *cli.Command {
 	return cmdutil.Declare(&cli.Command{
 		Name:      "lint",
 		Usage:     "check load-balancing configuration for mistakes Envoy rejects or silently mis-handles",
@@ -52,8 +56,8 @@ Examples:
 			&cli.BoolFlag{Name: "merge", Usage: "check all inputs as one configuration (by default each bootstrap or config_dump is its own, and loose xDS resources form one per directory)"},
 			&cli.BoolFlag{Name: "strict", Usage: "report every unknown field, unknown extension type and v2 spelling one by one, also in files Envoy wrote (proto validation); by default lint reports only what concerns load balancing"},
 			cmdutil.KindFlag(),
-		}, cmdutil.LiveFlags()...),
-		Action: runLint,
+		}, append(cmdutil.LiveFlags(), adoptionFlags()...)...),
+		Action: func(ctx context.Context, cmd *cli.Command) error { return run(ctx, cmd, version) },
 	}, cmdutil.Support{
 		// -o json means --format json, --semantics means --target.
 		Output: []string{"json"}, Color: true, Semantics: []string{"grpc", "both"},
@@ -61,7 +65,7 @@ Examples:
 	})
 }
 
-func runLint(ctx context.Context, cmd *cli.Command) error {
+func run(_ context.Context, cmd *cli.Command, version string) error {
 	opts, failOn, err := lintOptions(cmd)
 	if err != nil {
 		return err
@@ -90,7 +94,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := writeLint(cmd, findings, cfgs[0].Sources); err != nil {
+	if err := writeLint(cmd, findings, cfgs[0].Sources, version); err != nil {
 		return cmdutil.InputError(err)
 	}
 	// A file that cannot be read or parsed is an input error (exit 3),
@@ -116,10 +120,10 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 		return cmdutil.InputErrorf("%s", strings.Join(fatal, "\n"))
 	}
 	if refused {
-		return cmdutil.SilentExit(ExitInput)
+		return cmdutil.SilentExit(cmdutil.ExitInput)
 	}
 	if lint.Fails(findings, failOn) {
-		return cmdutil.SilentExit(ExitFindings)
+		return cmdutil.SilentExit(cmdutil.ExitFindings)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package commands
+package help
 
 import (
 	"context"
@@ -11,10 +11,10 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// manCommand is `lbctl man`: the manual page, in roff, generated from the
+// Man is `lbctl man`: the manual page, in roff, generated from the
 // command tree, so every command and flag other engineers add is in it.
 // Hidden commands and hidden flags are left out, as in --help.
-func manCommand() *cli.Command {
+func Man() *cli.Command {
 	return cmdutil.Declare(&cli.Command{
 		Name:  "man",
 		Usage: "print lbctl's manual page (roff) generated from its commands and flags",

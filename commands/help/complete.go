@@ -1,4 +1,4 @@
-package commands
+package help
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 )
 
 // Shell completion: quick.Complete answers the scripts' requests over the
-// command tree (completionTree); this side knows only the flag values:
+// command tree (Tree); this side knows only the flag values:
 // flagValues, keyed by flag name, then the "expected one of a, b, c"
 // message of the flag's oneOf validator, then cluster names read from the
 // FILE arguments on the line (config.QuickClusterNames: YAML only, never
@@ -50,11 +50,11 @@ var clusterFlags = map[string]bool{"cluster": true, "local-cluster": true}
 // nameFlags take another name defined in the FILE arguments (route's).
 var nameFlags = map[string]string{"route-config": "route-config", "listener": "listener", "authority": "authority"}
 
-// completeLine answers a completion request (quick.Complete over the
+// Line answers a completion request (quick.Complete over the
 // command tree): words are the arguments before the cursor (without the
 // program name), cur the word being typed.
-func completeLine(root *cli.Command, words []string, cur string) quick.Completion {
-	c, _ := quick.Complete(completionTree(root), words, cur, func(kind string, files []string) []string {
+func Line(root *cli.Command, words []string, cur string) quick.Completion {
+	c, _ := quick.Complete(Tree(root), words, cur, func(kind string, files []string) []string {
 		if kind != "cluster" {
 			return shellSafe(cmdutil.RouteNames(kind, files))
 		}
@@ -75,11 +75,11 @@ func shellSafe(names []string) []string {
 	return out
 }
 
-// completionTree is cmd's tree as quick.Complete reads it: commands,
+// Tree is cmd's tree as quick.Complete reads it: commands,
 // flags, whether a flag takes a value and which values (flagValues, then
 // the "expected one of a, b, c" message of the flag's oneOf validator,
 // then cluster names for clusterFlags).
-func completionTree(cmd *cli.Command) *quick.Cmd {
+func Tree(cmd *cli.Command) *quick.Cmd {
 	q := &quick.Cmd{Name: cmd.Name, Aliases: cmd.Aliases, Usage: cmd.Usage, Hidden: cmd.Hidden, Files: acceptsFiles(cmd)}
 	for _, f := range cmd.Flags {
 		name := f.Names()[0]
@@ -91,7 +91,7 @@ func completionTree(cmd *cli.Command) *quick.Cmd {
 		q.Flags = append(q.Flags, qf)
 	}
 	for _, sub := range cmd.Commands {
-		q.Commands = append(q.Commands, completionTree(sub))
+		q.Commands = append(q.Commands, Tree(sub))
 	}
 	return q
 }
@@ -141,11 +141,11 @@ func flagUsage(f cli.Flag) string {
 	return ""
 }
 
-// completeClusters answers urfave/cli's own completion requests (`lbctl
+// Complete answers urfave/cli's own completion requests (`lbctl
 // explain … --generate-shell-completion`, the protocol of its built-in
 // scripts) with the same engine, so they also offer cluster names and
 // flag values. Any command may use it as its ShellComplete.
-func completeClusters(_ context.Context, cmd *cli.Command) {
+func Complete(_ context.Context, cmd *cli.Command) {
 	lineage := cmd.Lineage() // cmd first, the root last
 	chain := make([]*cli.Command, len(lineage))
 	for i, c := range lineage {
@@ -161,18 +161,9 @@ func completeClusters(_ context.Context, cmd *cli.Command) {
 		cur, args = args[n-1], args[:n-1] // a flag being typed
 	}
 	words = append(words, args...)
-	for _, cand := range completeLine(cmd.Root(), words, cur).Cands {
+	for _, cand := range Line(cmd.Root(), words, cur).Cands {
 		fmt.Fprintln(cmd.Root().Writer, cand.Value)
 	}
-}
-
-// validateFlagValue runs a string flag's own validator on v (other flag
-// kinds accept any text here).
-func validateFlagValue(f cli.Flag, v string) (bool, error) {
-	if sf, ok := f.(*cli.StringFlag); ok && sf.Validator != nil {
-		return true, sf.Validator(v)
-	}
-	return false, nil
 }
 
 // definesFlag reports whether a flag called name is defined on the last

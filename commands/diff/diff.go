@@ -1,4 +1,7 @@
-package commands
+// Package diff is `lbctl diff`: what a configuration change does to
+// traffic, as text, JSON, YAML, Markdown or GitHub annotations; its old
+// side from a file, a git revision or a running Envoy.
+package diff
 
 import (
 	"context"
@@ -26,7 +29,8 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func diffCommand() *cli.Command {
+// New is the diff command.
+func New() *cli.Command {
 	return cmdutil.Declare(&cli.Command{
 		Name:      "diff",
 		Usage:     "show what a config change does to traffic: shares, priorities, panic, hash key space, lint",
@@ -59,7 +63,7 @@ Examples:
 			&cli.DurationFlag{Name: "timeout", Value: 5 * time.Second, Usage: "bound each --admin request, body included"},
 			cmdutil.KindFlag(),
 		},
-		Action: runDiff,
+		Action: run,
 	}, cmdutil.Support{Output: []string{"json", "yaml", "markdown", "github"}, Color: true, Semantics: []string{"grpc", "both"}})
 }
 
@@ -167,7 +171,7 @@ func emptySide() *diff.Side {
 	return diff.Prepare(c)
 }
 
-func runDiff(_ context.Context, cmd *cli.Command) error {
+func run(_ context.Context, cmd *cli.Command) error {
 	for _, f := range []string{"fail-on-shift", "fail-on-remap"} {
 		if v := cmd.Float(f); cmd.IsSet(f) && !(v >= 0 && v <= 100) { // NaN fails both
 			return cmdutil.UsageErrorf("--%s %s: expected a percentage from 0 to 100", f, strconv.FormatFloat(v, 'g', -1, 64))
@@ -230,7 +234,7 @@ func runDiff(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if diffFails(cmd, r) {
-		return cmdutil.SilentExit(ExitFindings)
+		return cmdutil.SilentExit(cmdutil.ExitFindings)
 	}
 	return nil
 }
