@@ -187,7 +187,7 @@ func (d *decoder) unknownField(k node, desc protoreflect.MessageDescriptor) {
 func (d *decoder) field(k, v node, m protoreflect.Message, fd protoreflect.FieldDescriptor, flags fieldFlags) {
 	if d.secret == "" && d.isSecret(k, flags&fieldSecret != 0) {
 		d.secret = string(fd.Name())
-		d.src.secretValues(d.file, v)
+		d.src.secrets.addValues(&d.src.fileTexts, d.file, v)
 		defer func() { d.secret = "" }()
 	}
 	if flags&fieldLBDeciding != 0 && !d.lbExt {

@@ -86,7 +86,7 @@ func (s *Sources) inChunks(count int, fn func(w int, src *Sources, lo, hi int)) 
 // shadow is an empty Sources for one chunk's records, reading s's files.
 // Its records need no tree registration: fanOut checked the tree's.
 func (s *Sources) shadow() *Sources {
-	return &Sources{files: s.files, unpacked: map[*anypb.Any]proto.Message{}}
+	return &Sources{fileTexts: s.fileTexts, locations: locations{unpacked: map[*anypb.Any]proto.Message{}}}
 }
 
 // merge appends a chunk's records after s's, as if recorded here.
@@ -96,14 +96,15 @@ func (s *Sources) merge(c *Sources) {
 	for a, m := range c.unpacked {
 		s.unpacked[a] = m
 	}
-	cs := &c.secrets
+	s.secrets.merge(&c.secrets)
+}
+
+// merge adds a chunk's secret records to sp's.
+func (sp *secretSpans) merge(cs *secretSpans) {
 	if cs.starts == nil {
 		return
 	}
-	if s.secrets.starts == nil {
-		s.secrets = secretSpans{starts: map[string]map[int][]int{}, whole: map[string]map[int]bool{}, values: map[string]bool{}}
-	}
-	sp := &s.secrets
+	sp.init()
 	for file, lines := range cs.starts {
 		if sp.starts[file] == nil {
 			sp.starts[file], sp.whole[file] = map[int][]int{}, map[int]bool{}

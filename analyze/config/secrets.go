@@ -96,12 +96,18 @@ type secretSpans struct {
 	values map[string]bool          // the values (and their lines) themselves
 }
 
-// secretValues records every scalar under n (keys too) as secret. Aliases
-// are not followed: their anchors are recorded where they are written.
-func (s *Sources) secretValues(file string, n node) {
-	if s.secrets.starts == nil {
-		s.secrets = secretSpans{starts: map[string]map[int][]int{}, whole: map[string]map[int]bool{}, values: map[string]bool{}}
+// init makes sp's maps before a first record.
+func (sp *secretSpans) init() {
+	if sp.starts == nil {
+		*sp = secretSpans{starts: map[string]map[int][]int{}, whole: map[string]map[int]bool{}, values: map[string]bool{}}
 	}
+}
+
+// addValues records every scalar under n (keys too) as secret; texts gives
+// the lines a multi-line value goes on over. Aliases are not followed:
+// their anchors are recorded where they are written.
+func (sp *secretSpans) addValues(texts *fileTexts, file string, n node) {
+	sp.init()
 	var walk func(n node, depth int)
 	walk = func(n node, depth int) {
 		if !n.ok() || depth > 100 {
@@ -109,7 +115,7 @@ func (s *Sources) secretValues(file string, n node) {
 		}
 		switch n.kind() {
 		case scalarNode:
-			s.secretScalar(file, n)
+			sp.addScalar(texts, file, n)
 		case mappingNode:
 			for i := 1; i < n.len(); i += 2 { // values: keys are field names
 				walk(n.child(i), depth+1)
@@ -124,11 +130,10 @@ func (s *Sources) secretValues(file string, n node) {
 	walk(n, 0)
 }
 
-func (s *Sources) secretScalar(file string, n node) {
+func (sp *secretSpans) addScalar(texts *fileTexts, file string, n node) {
 	if n.line() < 1 {
 		return
 	}
-	sp := &s.secrets
 	if sp.starts[file] == nil {
 		sp.starts[file], sp.whole[file] = map[int][]int{}, map[int]bool{}
 	}
@@ -141,18 +146,18 @@ func (s *Sources) secretScalar(file string, n node) {
 	// A value that does not end on its first line (a block scalar, a
 	// folded plain or quoted one) goes on over the lines indented more
 	// than the line it starts on.
-	count := s.lineCount(file)
+	count := texts.lineCount(file)
 	if n.line() > count {
 		return
 	}
-	first := s.Line(file, n.line())
+	first := texts.Line(file, n.line())
 	if _, more := scalarEnd(first, byteOffset(first, n.col()-1)); !more {
 		return
 	}
 	// The key's column: past the indentation and any "- " of a list item.
 	indent := len(first) - len(strings.TrimLeft(first, " \t-"))
 	for i := n.line(); i < count; i++ {
-		l := s.Line(file, i+1)
+		l := texts.Line(file, i+1)
 		if t := strings.TrimLeft(l, " \t"); t != "" && len(l)-len(t) <= indent {
 			break
 		}

@@ -13,15 +13,28 @@ import (
 )
 
 // Sources remembers where every decoded message came from, so that any
-// later stage (lint rules, explain notes) can point at the exact line.
+// later stage (lint rules, explain notes) can point at the exact line. Its
+// parts answer apart: where a message is written, the inputs' lines, the
+// secrets to mask, and where template placeholders stand.
 type Sources struct {
+	locations
+	fileTexts
+	secrets  secretSpans
+	unknowns // template placeholders' surroundings (template.go)
+}
+
+// locations maps each decoded message to the node it was read from, and
+// each Any to its decoded payload.
+type locations struct {
 	pos      positions
 	trees    []*tree // the trees recorded nodes are in, by first node id
 	nextID   uint32  // the first node id of the next tree recorded
 	unpacked map[*anypb.Any]proto.Message
-	files    map[string]*fileText
-	secrets  secretSpans
-	unknown  unknowns // template placeholders' surroundings (template.go)
+}
+
+// fileTexts are the inputs' texts by file name, split into lines on demand.
+type fileTexts struct {
+	files map[string]*fileText
 }
 
 // fileText is one input's text; its lines are indexed on first use.
@@ -36,14 +49,14 @@ type fileText struct {
 
 func newSources() *Sources {
 	return &Sources{
-		unpacked: map[*anypb.Any]proto.Message{},
-		files:    map[string]*fileText{},
+		locations: locations{unpacked: map[*anypb.Any]proto.Message{}},
+		fileTexts: fileTexts{files: map[string]*fileText{}},
 	}
 }
 
 // expect makes room before decoding documents of about n mappings, which
 // become about as many messages (wrapper values and Any payloads add some).
-func (s *Sources) expect(n int) {
+func (s *locations) expect(n int) {
 	if n >= 1024 {
 		s.pos.grow(n + n/4)
 	}
@@ -65,7 +78,7 @@ func msgKey(m proto.Message) unsafe.Pointer {
 // record remembers n as where m is written, unless m has a place already.
 // An Any's body loses its hidden "@type" pair here (skip): that key is no
 // field of the payload, so no position asked for depends on it.
-func (s *Sources) record(m proto.Message, n node) {
+func (s *locations) record(m proto.Message, n node) {
 	k := msgKey(m)
 	if k == nil {
 		return
@@ -75,7 +88,7 @@ func (s *Sources) record(m proto.Message, n node) {
 }
 
 // register gives t's nodes ids, when a first node of t is recorded.
-func (s *Sources) register(t *tree) {
+func (s *locations) register(t *tree) {
 	if t.id == 0 {
 		// A tree is complete before it is decoded: its nodes take the
 		// ids from nextID on (uint32: far more nodes than an input can
@@ -88,7 +101,7 @@ func (s *Sources) register(t *tree) {
 }
 
 // located is the node recorded first for m.
-func (s *Sources) located(m proto.Message) (node, bool) {
+func (s *locations) located(m proto.Message) (node, bool) {
 	id, ok := s.pos.find(msgKey(m))
 	if !ok {
 		return node{}, false
@@ -100,7 +113,7 @@ func (s *Sources) located(m proto.Message) (node, bool) {
 }
 
 // Pos is where message m starts; the zero Pos if m was not loaded from a file.
-func (s *Sources) Pos(m proto.Message) Pos {
+func (s *locations) Pos(m proto.Message) Pos {
 	if n, ok := s.located(m); ok {
 		return n.pos(n)
 	}
@@ -109,7 +122,7 @@ func (s *Sources) Pos(m proto.Message) Pos {
 
 // FieldPos is where field (its proto name) of m is written: the key, or m
 // itself when the field is absent.
-func (s *Sources) FieldPos(m proto.Message, field string) Pos {
+func (s *locations) FieldPos(m proto.Message, field string) Pos {
 	n, ok := s.located(m)
 	if !ok {
 		return Pos{}
@@ -122,7 +135,7 @@ func (s *Sources) FieldPos(m proto.Message, field string) Pos {
 }
 
 // ValuePos is where the value of field of m is written, or FieldPos.
-func (s *Sources) ValuePos(m proto.Message, field string) Pos {
+func (s *locations) ValuePos(m proto.Message, field string) Pos {
 	n, ok := s.located(m)
 	if !ok {
 		return Pos{}
@@ -135,7 +148,7 @@ func (s *Sources) ValuePos(m proto.Message, field string) Pos {
 }
 
 // ElemPos is where element i of a repeated scalar field of m is written.
-func (s *Sources) ElemPos(m proto.Message, field string, i int) Pos {
+func (s *locations) ElemPos(m proto.Message, field string, i int) Pos {
 	n, ok := s.located(m)
 	if !ok {
 		return Pos{}
@@ -149,7 +162,7 @@ func (s *Sources) ElemPos(m proto.Message, field string, i int) Pos {
 
 // Unpacked returns the decoded payload of a typed config, or nil when its
 // type is unknown to this build.
-func (s *Sources) Unpacked(a *anypb.Any) proto.Message {
+func (s *locations) Unpacked(a *anypb.Any) proto.Message {
 	if a == nil {
 		return nil
 	}
@@ -158,7 +171,7 @@ func (s *Sources) Unpacked(a *anypb.Any) proto.Message {
 
 // Line returns line n (from 1) of file, for snippets: without its "\n"
 // or "\r\n".
-func (s *Sources) Line(file string, n int) string {
+func (s *fileTexts) Line(file string, n int) string {
 	f := s.files[file]
 	if f == nil || n < 1 || n > f.count() {
 		return ""
@@ -174,7 +187,7 @@ func (s *Sources) Line(file string, n int) string {
 }
 
 // lineCount is the number of lines of file.
-func (s *Sources) lineCount(file string) int {
+func (s *fileTexts) lineCount(file string) int {
 	if f := s.files[file]; f != nil {
 		return f.count()
 	}
@@ -182,7 +195,7 @@ func (s *Sources) lineCount(file string) int {
 }
 
 // Lines returns every line of file, for scans such as inline suppressions.
-func (s *Sources) Lines(file string) []string {
+func (s *fileTexts) Lines(file string) []string {
 	f := s.files[file]
 	if f == nil {
 		return nil
@@ -209,7 +222,7 @@ func (f *fileText) count() int {
 }
 
 // addFile keeps file's text; lines are split only when asked for.
-func (s *Sources) addFile(file, text string) {
+func (s *fileTexts) addFile(file, text string) {
 	s.files[file] = &fileText{text: text}
 }
 

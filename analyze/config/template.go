@@ -122,27 +122,27 @@ type unknowns struct {
 // markUnknown records the messages around an unknown value: the innermost
 // and up to three enclosing ones while they are short (a socket address up
 // to its LbEndpoint, not the cluster).
-func (s *Sources) markUnknown(file string, stack []node) {
-	s.unknown.mu.Lock()
-	defer s.unknown.mu.Unlock()
-	if s.unknown.spans == nil {
-		s.unknown.spans = map[string][][2]int{}
+func (u *unknowns) markUnknown(file string, stack []node) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.spans == nil {
+		u.spans = map[string][][2]int{}
 	}
 	for i := len(stack) - 1; i >= 0; i-- {
 		first, last := stack[i].line(), lastLine(stack[i], 0)
 		if i < len(stack)-4 || i < len(stack)-1 && last-first > 10 {
 			break
 		}
-		s.unknown.spans[file] = append(s.unknown.spans[file], [2]int{first, last})
+		u.spans[file] = append(u.spans[file], [2]int{first, last})
 	}
 }
 
 // Unknown reports a position inside a message holding a template
 // placeholder's unknown value.
-func (s *Sources) Unknown(p Pos) bool {
-	s.unknown.mu.Lock()
-	defer s.unknown.mu.Unlock()
-	for _, sp := range s.unknown.spans[p.File] {
+func (u *unknowns) Unknown(p Pos) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, sp := range u.spans[p.File] {
 		if p.Line >= sp[0] && p.Line <= sp[1] {
 			return true
 		}
