@@ -32,12 +32,8 @@ type decoder struct {
 	// lbExt is set below a field whose extension decides load balancing
 	// (lbDeciding), until the Any it leads to.
 	lbExt bool
-	// secret names the secret-bearing field being decoded ("" outside
-	// one): its values are recorded in Sources and never quoted.
-	secret string
-	// secretHeader is set inside a header matcher or header value whose
-	// name carries a credential (Authorization, Cookie, …).
-	secretHeader bool
+	// secrecy says whether the values being decoded may be quoted.
+	secrecy
 	// inChunk is set in a chunk of a list decoded in parallel (fanout.go):
 	// its lists are decoded on its goroutine.
 	inChunk bool

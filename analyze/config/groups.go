@@ -316,7 +316,7 @@ func (r *reader) standalone(u unit) bool {
 // load reads the group's documents as one configuration.
 func (g *group) load(src *Sources, kind string) *Config {
 	cfg := &Config{Sources: src, Files: g.files, Problems: g.probs, byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
-	l := &loader{cfg: cfg, kind: kind}
+	l := &loader{collector: collector{cfg: cfg}, kind: kind}
 	for _, u := range g.docs {
 		k := kind
 		if k == "" {

@@ -34,11 +34,22 @@ func (ps Problems) sanitize() {
 	}
 }
 
+// secrecy is the secret-bearing scope a decoder is in, and how a value
+// read there may be cited in a problem.
+type secrecy struct {
+	// secret names the secret-bearing field being decoded ("" outside
+	// one): its values are recorded in Sources and never quoted.
+	secret string
+	// secretHeader is set inside a header matcher or header value whose
+	// name carries a credential (Authorization, Cookie, …).
+	secretHeader bool
+}
+
 // isSecret reports whether field k holds a credential: by its name or
 // message type (secret, from msgInfo), or as the value of a credential
 // header.
-func (d *decoder) isSecret(k node, secret bool) bool {
-	return secret || d.secretHeader && k.value() != "key" && k.value() != "name"
+func (s *secrecy) isSecret(k node, secret bool) bool {
+	return secret || s.secretHeader && k.value() != "key" && k.value() != "name"
 }
 
 // headerMessages are the messages that pair a header name with a value.
@@ -63,27 +74,27 @@ func headerNamed(key string, n node) bool {
 
 // value cites a scalar in a message: quoted, escaped and capped, or
 // withheld inside a secret-bearing field.
-func (d *decoder) value(n node) string {
-	if d.secret != "" {
-		return "a value that is not shown (\"" + d.secret + "\" holds a secret)"
+func (s *secrecy) value(n node) string {
+	if s.secret != "" {
+		return "a value that is not shown (\"" + s.secret + "\" holds a secret)"
 	}
 	return Quote(n.value())
 }
 
 // found describes a bad scalar after "found": its kind and quoted value,
 // or only that it is withheld.
-func (d *decoder) found(n node) string {
-	if d.secret != "" {
-		return d.value(n)
+func (s *secrecy) found(n node) string {
+	if s.secret != "" {
+		return s.value(n)
 	}
 	return kindName(n) + " " + Quote(n.value())
 }
 
 // fieldName names fd in a message, with the secret field it is under.
-func (d *decoder) fieldName(fd protoreflect.FieldDescriptor) string {
+func (s *secrecy) fieldName(fd protoreflect.FieldDescriptor) string {
 	name := "\"" + string(fd.Name()) + "\""
-	if d.secret != "" && d.secret != string(fd.Name()) {
-		name += " (under \"" + d.secret + "\")"
+	if s.secret != "" && s.secret != string(fd.Name()) {
+		name += " (under \"" + s.secret + "\")"
 	}
 	return name
 }
