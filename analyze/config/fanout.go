@@ -8,6 +8,8 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/anypb"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // Long repeated message fields (lb_endpoints, a dump's clusters, routes) are
@@ -30,12 +32,12 @@ var parallelDecode = true
 // only reads it).
 func (d *decoder) fanOut(v node, count int) bool {
 	return parallelDecode && !d.inChunk && count >= parallelMin &&
-		runtime.GOMAXPROCS(0) > 1 && v.t != nil && v.t.id != 0
+		runtime.GOMAXPROCS(0) > 1 && treeOf(v) != nil && treeOf(v).ID != 0
 }
 
 // messages decodes the items of sequence v into new elements of list.
 func (d *decoder) messages(list protoreflect.List, v node) {
-	count := v.len()
+	count := v.Len()
 	els := make([]protoreflect.Message, count)
 	for i := range els {
 		els[i] = list.AppendMutable().Message()
@@ -48,7 +50,7 @@ func (d *decoder) messages(list protoreflect.List, v node) {
 		// would be written by every chunk at once.
 		c.stack = slices.Clone(d.stack)
 		for i := lo; i < hi; i++ {
-			c.message(resolve(v.child(i)), els[i])
+			c.message(parse.Resolve(v.Child(i)), els[i])
 		}
 		probs[w] = c.probs
 	})
@@ -126,20 +128,20 @@ func (sp *secretSpans) merge(cs *secretSpans) {
 // all cores: each item's problems, then what typed reports, in item order.
 // It reads nothing (false) when the list is short or holds an untyped item.
 func (l *loader) typedInParallel(file string, res node) bool {
-	count := res.len()
+	count := res.Len()
 	if !parallelDecode || count < parallelMin || runtime.GOMAXPROCS(0) < 2 {
 		return false
 	}
 	items := make([]node, count)
 	for i := range items {
-		items[i] = discoveryItem(res.child(i))
-		if t, _ := mapGet(items[i], "@type"); !t.ok() || items[i].t != res.t {
+		items[i] = discoveryItem(res.Child(i))
+		if t, _ := parse.MapGet(items[i], "@type"); !t.OK() || treeOf(items[i]) != treeOf(res) {
 			return false
 		}
 	}
 	// Sequentially the first item's record registers the tree: nothing
 	// of it can be recorded in between, so its ids are the same.
-	l.cfg.Sources.register(res.t)
+	l.cfg.Sources.register(treeOf(res))
 	anys := make([]*anypb.Any, count)
 	probs := make([]Problems, count)
 	l.cfg.Sources.inChunks(count, func(_ int, src *Sources, lo, hi int) {

@@ -201,7 +201,7 @@ func (l *loader) data(file string, data []byte) {
 		probs = append(probs, tpl.notice(file))
 	}
 	if len(docs) > 0 {
-		l.cfg.Sources.expect(docs[0].t.maps)
+		l.cfg.Sources.expect(treeOf(docs[0]).Maps)
 	}
 	l.cfg.Problems = append(l.cfg.Problems, probs...)
 	if len(docs) == 0 && len(probs) == 0 {

@@ -49,7 +49,7 @@ type secrecy struct {
 // message type (secret, from msgInfo), or as the value of a credential
 // header.
 func (s *secrecy) isSecret(k node, secret bool) bool {
-	return secret || s.secretHeader && k.value() != "key" && k.value() != "name"
+	return secret || s.secretHeader && k.Value() != "key" && k.Value() != "name"
 }
 
 // headerMessages are the messages that pair a header name with a value.
@@ -61,12 +61,12 @@ var headerMessages = map[protoreflect.FullName]string{
 // headerNamed reports whether n, a header matcher or value whose header
 // name is under key, is for a header that carries a credential.
 func headerNamed(key string, n node) bool {
-	if n.kind() != mappingNode {
+	if n.Kind() != mappingNode {
 		return false
 	}
-	for i := 0; i+1 < n.len(); i += 2 {
-		if n.child(i).value() == key && n.child(i+1).kind() == scalarNode {
-			return IsSecretHeader(n.child(i + 1).value())
+	for i := 0; i+1 < n.Len(); i += 2 {
+		if n.Child(i).Value() == key && n.Child(i+1).Kind() == scalarNode {
+			return IsSecretHeader(n.Child(i + 1).Value())
 		}
 	}
 	return false
@@ -78,7 +78,7 @@ func (s *secrecy) value(n node) string {
 	if s.secret != "" {
 		return "a value that is not shown (\"" + s.secret + "\" holds a secret)"
 	}
-	return Quote(n.value())
+	return Quote(n.Value())
 }
 
 // found describes a bad scalar after "found": its kind and quoted value,
@@ -87,7 +87,7 @@ func (s *secrecy) found(n node) string {
 	if s.secret != "" {
 		return s.value(n)
 	}
-	return kindName(n) + " " + Quote(n.value())
+	return kindName(n) + " " + Quote(n.Value())
 }
 
 // fieldName names fd in a message, with the secret field it is under.
@@ -121,19 +121,19 @@ func (sp *secretSpans) addValues(texts *fileTexts, file string, n node) {
 	sp.init()
 	var walk func(n node, depth int)
 	walk = func(n node, depth int) {
-		if !n.ok() || depth > 100 {
+		if !n.OK() || depth > 100 {
 			return
 		}
-		switch n.kind() {
+		switch n.Kind() {
 		case scalarNode:
 			sp.addScalar(texts, file, n)
 		case mappingNode:
-			for i := 1; i < n.len(); i += 2 { // values: keys are field names
-				walk(n.child(i), depth+1)
+			for i := 1; i < n.Len(); i += 2 { // values: keys are field names
+				walk(n.Child(i), depth+1)
 			}
 		case sequenceNode:
-			for ci := range n.len() {
-				c := n.child(ci)
+			for ci := range n.Len() {
+				c := n.Child(ci)
 				walk(c, depth+1)
 			}
 		}
@@ -142,14 +142,14 @@ func (sp *secretSpans) addValues(texts *fileTexts, file string, n node) {
 }
 
 func (sp *secretSpans) addScalar(texts *fileTexts, file string, n node) {
-	if n.line() < 1 {
+	if n.Line() < 1 {
 		return
 	}
 	if sp.starts[file] == nil {
 		sp.starts[file], sp.whole[file] = map[int][]int{}, map[int]bool{}
 	}
-	sp.starts[file][n.line()] = append(sp.starts[file][n.line()], n.col())
-	for _, v := range append(strings.Split(n.value(), "\n"), n.value()) {
+	sp.starts[file][n.Line()] = append(sp.starts[file][n.Line()], n.Col())
+	for _, v := range append(strings.Split(n.Value(), "\n"), n.Value()) {
 		if v = strings.TrimSpace(v); len(v) >= minSecret {
 			sp.values[v] = true
 		}
@@ -158,16 +158,16 @@ func (sp *secretSpans) addScalar(texts *fileTexts, file string, n node) {
 	// folded plain or quoted one) goes on over the lines indented more
 	// than the line it starts on.
 	count := texts.lineCount(file)
-	if n.line() > count {
+	if n.Line() > count {
 		return
 	}
-	first := texts.Line(file, n.line())
-	if _, more := scalarEnd(first, byteOffset(first, n.col()-1)); !more {
+	first := texts.Line(file, n.Line())
+	if _, more := scalarEnd(first, byteOffset(first, n.Col()-1)); !more {
 		return
 	}
 	// The key's column: past the indentation and any "- " of a list item.
 	indent := len(first) - len(strings.TrimLeft(first, " \t-"))
-	for i := n.line(); i < count; i++ {
+	for i := n.Line(); i < count; i++ {
 		l := texts.Line(file, i+1)
 		if t := strings.TrimLeft(l, " \t"); t != "" && len(l)-len(t) <= indent {
 			break

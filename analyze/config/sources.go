@@ -10,6 +10,8 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/anypb"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // Sources remembers where every decoded message came from, so that any
@@ -83,20 +85,21 @@ func (s *locations) record(m proto.Message, n node) {
 	if k == nil {
 		return
 	}
-	s.register(n.t)
-	s.pos.add(k, n.t.base+uint32(n.i))
+	t, i := n.Place()
+	s.register(t)
+	s.pos.add(k, t.Base+uint32(i))
 }
 
 // register gives t's nodes ids, when a first node of t is recorded.
 func (s *locations) register(t *tree) {
-	if t.id == 0 {
+	if t.ID == 0 {
 		// A tree is complete before it is decoded: its nodes take the
 		// ids from nextID on (uint32: far more nodes than an input can
 		// hold in memory).
 		s.trees = append(s.trees, t)
-		t.id = int32(len(s.trees))
-		t.base = s.nextID
-		s.nextID += uint32(len(t.nodes))
+		t.ID = int32(len(s.trees))
+		t.Base = s.nextID
+		s.nextID += uint32(t.Size())
 	}
 }
 
@@ -107,15 +110,15 @@ func (s *locations) located(m proto.Message) (node, bool) {
 		return node{}, false
 	}
 	// The last tree whose first id is not past id.
-	i := sort.Search(len(s.trees), func(i int) bool { return s.trees[i].base > id }) - 1
+	i := sort.Search(len(s.trees), func(i int) bool { return s.trees[i].Base > id }) - 1
 	t := s.trees[i]
-	return node{t: t, i: int32(id - t.base)}, true
+	return parse.At(t, int32(id-t.Base)), true
 }
 
 // Pos is where message m starts; the zero Pos if m was not loaded from a file.
 func (s *locations) Pos(m proto.Message) Pos {
 	if n, ok := s.located(m); ok {
-		return n.pos(n)
+		return nodePos(treeOf(n).File, n)
 	}
 	return Pos{}
 }
@@ -128,10 +131,10 @@ func (s *locations) FieldPos(m proto.Message, field string) Pos {
 		return Pos{}
 	}
 	a, b := fieldSpellings(m, field)
-	if _, k := mapGet(n, a, b); k.ok() {
-		return n.pos(k)
+	if _, k := parse.MapGet(n, a, b); k.OK() {
+		return nodePos(treeOf(n).File, k)
 	}
-	return n.pos(n)
+	return nodePos(treeOf(n).File, n)
 }
 
 // ValuePos is where the value of field of m is written, or FieldPos.
@@ -141,10 +144,10 @@ func (s *locations) ValuePos(m proto.Message, field string) Pos {
 		return Pos{}
 	}
 	a, b := fieldSpellings(m, field)
-	if v, _ := mapGet(n, a, b); v.ok() {
-		return n.pos(v)
+	if v, _ := parse.MapGet(n, a, b); v.OK() {
+		return nodePos(treeOf(n).File, v)
 	}
-	return n.pos(n)
+	return nodePos(treeOf(n).File, n)
 }
 
 // ElemPos is where element i of a repeated scalar field of m is written.
@@ -154,8 +157,8 @@ func (s *locations) ElemPos(m proto.Message, field string, i int) Pos {
 		return Pos{}
 	}
 	a, b := fieldSpellings(m, field)
-	if v, _ := mapGet(n, a, b); v.ok() && v.kind() == sequenceNode && i < v.len() {
-		return n.pos(v.child(i))
+	if v, _ := parse.MapGet(n, a, b); v.OK() && v.Kind() == sequenceNode && i < v.Len() {
+		return nodePos(treeOf(n).File, v.Child(i))
 	}
 	return s.FieldPos(m, field)
 }

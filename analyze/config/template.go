@@ -110,7 +110,7 @@ func (t *templated) notice(file string) Problem {
 
 // hasSentinel reports a scalar holding a replaced placeholder.
 func hasSentinel(n node) bool {
-	return n.kind() == scalarNode && strings.ContainsRune(n.value(), sentinel)
+	return n.Kind() == scalarNode && strings.ContainsRune(n.Value(), sentinel)
 }
 
 // unknowns are the line spans of file that hold unknown values.
@@ -129,7 +129,7 @@ func (u *unknowns) markUnknown(file string, stack []node) {
 		u.spans = map[string][][2]int{}
 	}
 	for i := len(stack) - 1; i >= 0; i-- {
-		first, last := stack[i].line(), lastLine(stack[i], 0)
+		first, last := stack[i].Line(), lastLine(stack[i], 0)
 		if i < len(stack)-4 || i < len(stack)-1 && last-first > 10 {
 			break
 		}
@@ -152,12 +152,12 @@ func (u *unknowns) Unknown(p Pos) bool {
 
 // lastLine is the last line n's subtree starts a node on.
 func lastLine(n node, depth int) int {
-	last := n.line()
+	last := n.Line()
 	if depth > MaxDepth {
 		return last
 	}
-	for i := range n.len() {
-		if l := lastLine(n.child(i), depth+1); l > last {
+	for i := range n.Len() {
+		if l := lastLine(n.Child(i), depth+1); l > last {
 			last = l
 		}
 	}

@@ -10,13 +10,15 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // parseDocuments reads every document of a YAML (or JSON) stream into nodes
-// with positions (node.go: yaml.v3's nodes are converted and dropped).
+// with positions (parse.Tree: yaml.v3's nodes are converted and dropped).
 // yaml.v3 follows YAML 1.2 for plain scalars (`yes` is a string), and JSON
 // is valid YAML 1.2, so one parser serves both; plain JSON takes a faster
-// scanner that builds the same nodes (jsonfast.go); where yaml-cpp
+// scanner that builds the same nodes (parse.ParseJSON); where yaml-cpp
 // (Envoy's parser) accepts more, yamlcpp.go bridges the gap.
 func parseDocuments(file string, data []byte) ([]node, Problems) {
 	return parseText(file, string(data), Limits{})
@@ -30,13 +32,12 @@ func parseText(file, text string, lim Limits) ([]node, Problems) {
 	// commas, which the two checks below would pass: it goes first.
 	root, ok, over := parseJSONLimited(text, b.jsonNodes)
 	if over >= 0 {
-		t := &tree{src: text, offsets: true}
-		line, col := t.offsetLineCol(over)
+		line, col := parse.OffsetLineCol(text, over)
 		return nil, Problems{*b.tooManyNodes(file, line, col, b.jsonNodes, MaxJSONNodes)}
 	}
 	if ok {
-		root.t.file = file
-		if root.t.deep {
+		treeOf(root).File = file
+		if treeOf(root).Deep {
 			if p := checkExpansion(file, root, b.aliasNodes); p != nil {
 				return nil, Problems{*p}
 			}
@@ -69,7 +70,7 @@ func parseStream(file string, data []byte, maxAlias int) ([]node, Problems) {
 	var probs Problems
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []node
-	t := &tree{file: file}
+	t := &tree{File: file}
 	for {
 		var n yaml.Node
 		err := dec.Decode(&n)
@@ -81,7 +82,7 @@ func parseStream(file string, data []byte, maxAlias int) ([]node, Problems) {
 			break
 		}
 		if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-			root := t.fromYAML(n.Content[0])
+			root := t.FromYAML(n.Content[0])
 			if p := checkExpansion(file, root, maxAlias); p != nil {
 				probs = append(probs, *p)
 				continue
@@ -90,7 +91,7 @@ func parseStream(file string, data []byte, maxAlias int) ([]node, Problems) {
 			docs = append(docs, root)
 		}
 	}
-	t.fit() // appends left up to half of the tree unused
+	t.Fit() // appends left up to half of the tree unused
 	return docs, probs
 }
 
@@ -172,13 +173,13 @@ func syntaxColumn(line, msg string) int {
 }
 
 func kindName(n node) string {
-	switch n.kind() {
+	switch n.Kind() {
 	case mappingNode:
 		return "a mapping"
 	case sequenceNode:
 		return "a list"
 	case scalarNode:
-		switch n.shortTag() {
+		switch n.ShortTag() {
 		case "!!str":
 			return "a string"
 		case "!!int":
