@@ -17,15 +17,6 @@ const (
 	aliasNode    = parse.AliasNode
 )
 
-// nodePos is where n is written in file; the zero node is file alone.
-func nodePos(file string, n node) Pos {
-	if !n.OK() {
-		return Pos{File: file}
-	}
-	line, col := n.LineCol()
-	return Pos{File: file, Line: line, Col: col}
-}
-
 // parseJSONNodes is parse.ParseJSON within the default limits.
 func parseJSONNodes(src string) (root node, ok bool) {
 	root, ok, _ = parseJSONLimited(src, MaxJSONNodes)
@@ -36,10 +27,4 @@ func parseJSONNodes(src string) (root node, ok bool) {
 // nested at most MaxDepth deep.
 func parseJSONLimited(src string, maxNodes int) (root node, ok bool, over int) {
 	return parse.ParseJSON(src, maxNodes, MaxDepth)
-}
-
-// treeOf is the tree n is in (nil for no node).
-func treeOf(n node) *tree {
-	t, _ := n.Place()
-	return t
 }

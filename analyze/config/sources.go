@@ -236,3 +236,18 @@ func fieldSpellings(m proto.Message, field string) (string, string) {
 	}
 	return field, field
 }
+
+// nodePos is where n is written in file; the zero node is file alone.
+func nodePos(file string, n node) Pos {
+	if !n.OK() {
+		return Pos{File: file}
+	}
+	line, col := n.LineCol()
+	return Pos{File: file, Line: line, Col: col}
+}
+
+// treeOf is the tree n is in (nil for no node).
+func treeOf(n node) *tree {
+	t, _ := n.Place()
+	return t
+}
