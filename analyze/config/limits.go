@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // DefaultMaxInput is the default size limit of one input, file or answer.
@@ -155,38 +157,9 @@ func checkJSONCommas(file string, data []byte) *Problem {
 	if len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
 		return nil
 	}
-	line, col := 1, 1
-	inString, escaped := false, false
-	commaLine, commaCol := 0, 0 // the last comma outside strings, if only blanks followed
-	for _, r := range string(data) {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case r == '\\':
-				escaped = true
-			case r == '"':
-				inString = false
-			}
-		case r == '"':
-			inString, commaLine = true, 0
-		case r == ',':
-			commaLine, commaCol = line, col
-		case r == '}' || r == ']':
-			if commaLine > 0 {
-				return &Problem{Pos: Pos{File: file, Line: commaLine, Col: commaCol}, Severity: SevError, Code: CodeSyntax,
-					Msg: fmt.Sprintf("invalid JSON: trailing comma before '%c'", r)}
-			}
-		case r == ' ' || r == '\t' || r == '\r' || r == '\n':
-		default:
-			commaLine = 0
-		}
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
+	if line, col, closer, ok := parse.TrailingComma(data); ok {
+		return &Problem{Pos: Pos{File: file, Line: line, Col: col}, Severity: SevError, Code: CodeSyntax,
+			Msg: fmt.Sprintf("invalid JSON: trailing comma before '%c'", closer)}
 	}
 	return nil
 }

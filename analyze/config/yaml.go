@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"regexp"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -95,81 +92,11 @@ func parseStream(file string, data []byte, maxAlias int) ([]node, Problems) {
 	return docs, probs
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
-
 // syntaxProblem turns a yaml.v3 error ("yaml: line 3: did not find ...")
-// into a positioned problem. yaml.v3 gives a line but no column, so the
-// column is found in that line (syntaxColumn).
+// into a positioned problem (parse.SyntaxPos).
 func syntaxProblem(file string, data []byte, err error) Problem {
-	msg := err.Error()
-	line := 1
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		if m[1] != "" {
-			line, _ = strconv.Atoi(m[1])
-		}
-		msg = m[2]
-	}
-	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0]
-	}
-	return Problem{Pos: Pos{File: file, Line: line, Col: syntaxColumn(lineOf(data, line), msg)}, Severity: SevError, Code: CodeSyntax, Msg: "invalid YAML: " + msg}
-}
-
-// valueColon is the index of the first ':' at or after from that is
-// followed by a blank or the end of the line, or -1.
-func valueColon(line string, from int) int {
-	for i := from; i < len(line); i++ {
-		if line[i] == ':' && (i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t') {
-			return i
-		}
-	}
-	return -1
-}
-
-// lineOf is line n (from 1) of data, without its newline.
-func lineOf(data []byte, n int) string {
-	for i := 1; i < n; i++ {
-		j := bytes.IndexByte(data, '\n')
-		if j < 0 {
-			return ""
-		}
-		data = data[j+1:]
-	}
-	if j := bytes.IndexByte(data, '\n'); j >= 0 {
-		data = data[:j]
-	}
-	return strings.TrimSuffix(string(data), "\r")
-}
-
-// syntaxColumn is the column (from 1, in characters) in line that the
-// scanner's message names: the character that cannot start a token, the
-// colon of a nested mapping value, else the line's first character.
-func syntaxColumn(line, msg string) int {
-	at := -1
-	switch {
-	case strings.Contains(msg, "tab character"):
-		at = strings.IndexByte(line, '\t')
-	case strings.Contains(msg, "cannot start any token"):
-		at = strings.IndexAny(line, "\t@`")
-	case strings.Contains(msg, "mapping values are not allowed"):
-		// The scanner stops at the value indicator that opens the nested
-		// mapping: the second "key:" of "a: b: c", else the only one (a
-		// plain scalar continued from the line above).
-		if first := valueColon(line, 0); first >= 0 {
-			at = first
-			if second := valueColon(line, first+1); second >= 0 {
-				at = second
-			}
-		}
-	}
-	if at < 0 {
-		at = len(line) - len(strings.TrimLeft(line, " \t-"))
-		if at == len(line) {
-			at = 0
-		}
-	}
-	return utf8.RuneCountInString(line[:at]) + 1
+	line, col, msg := parse.SyntaxPos(data, err)
+	return Problem{Pos: Pos{File: file, Line: line, Col: col}, Severity: SevError, Code: CodeSyntax, Msg: "invalid YAML: " + msg}
 }
 
 func kindName(n node) string {
