@@ -135,7 +135,7 @@ func FuzzJSONFastPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { checkFast(t, "fuzz", data) })
 }
 
-// The nodes are sized from jsonNodeBound, which must not count short
+// The nodes are sized from parse.JSONNodeBound, which must not count short
 // (empty containers, nesting) and is exact without brackets or
 // punctuation inside strings.
 func TestJSONNodeBound(t *testing.T) {

@@ -109,7 +109,7 @@ func (s *jsonScanner) value(depth int) int32 {
 	if depth > s.maxDepth {
 		s.maxDepth = depth
 	}
-	at := s.pos // where the node starts: its line and column (tree.lineCol)
+	at := s.pos // where the node starts: its line and column (Node.LineCol)
 	if len(s.t.nodes) >= s.maxNodes {
 		s.bad, s.over = true, at
 		return -1

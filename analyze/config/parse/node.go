@@ -74,7 +74,7 @@ const (
 // or an index in strs); a container's children (first index in kids, or
 // the first child with flagRun, and count); an alias's target and its
 // name's index in strs. at is where the node starts: its offset in src
-// for JSON (tree.offsets), else its line and column packed (setPos).
+// for JSON (tree.offsets), else its line and column packed (SetPos).
 type entry struct {
 	a, b, at                uint32
 	kind, tag, style, flags uint8
