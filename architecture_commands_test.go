@@ -1,9 +1,6 @@
 package main
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,73 +90,6 @@ func TestOnlyTermWritesStdout(t *testing.T) {
 			if s := string(b); strings.Contains(s, "os.Stdout") || strings.Contains(s, "os.Stderr") {
 				t.Errorf("%s names os.Stdout or os.Stderr: write through commands/term", f)
 			}
-		}
-	}
-}
-
-// TestCommandsSizes: no type under commands/ has more than 15 methods and
-// no hand-written file more than 500 lines.
-func TestCommandsSizes(t *testing.T) {
-	for _, dir := range commandsDirs(t) {
-		fset := token.NewFileSet()
-		pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool {
-			return !strings.HasSuffix(fi.Name(), "_test.go")
-		}, parser.ParseComments)
-		if err != nil {
-			t.Fatal(err)
-		}
-		methods := map[string]int{}
-		for _, p := range pkgs {
-			for name, f := range p.Files {
-				if ast.IsGenerated(f) {
-					continue
-				}
-				if n := fset.Position(f.End()).Line; n > 500 {
-					t.Errorf("%s: %d lines (at most 500)", name, n)
-				}
-				for _, d := range f.Decls {
-					if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) > 0 {
-						typ := fd.Recv.List[0].Type
-						if s, ok := typ.(*ast.StarExpr); ok {
-							typ = s.X
-						}
-						if id, ok := typ.(*ast.Ident); ok {
-							methods[dir+"."+id.Name]++
-						}
-					}
-				}
-			}
-		}
-		for typ, n := range methods {
-			if n > 15 {
-				t.Errorf("%s has %d methods (at most 15)", typ, n)
-			}
-		}
-	}
-}
-
-// TestNoCommandsPackageDominates: no package holds more than 40% of the
-// non-test lines under commands/, so the root stays wiring.
-func TestNoCommandsPackageDominates(t *testing.T) {
-	lines, total := map[string]int{}, 0
-	for _, dir := range commandsDirs(t) {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			n := strings.Count(string(b), "\n")
-			lines[dir] += n
-			total += n
-		}
-	}
-	for dir, n := range lines {
-		if n*100 > total*40 {
-			t.Errorf("%s holds %d of %d non-test lines under commands/ (at most 40%%)", dir, n, total)
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package config
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
+)
 
 // Node budgets: what one input may make the scanners build, in
 // proportion to --max-input, so that any input under the limit answers or
@@ -59,48 +63,11 @@ func (b budget) tooManyNodes(file string, line, col, max, capAt int) *Problem {
 }
 
 // preScanYAML bounds the nodes yaml.v3 would build for data before it
-// builds them: every node but an empty one starts a word (a run of
-// characters other than blanks and ",[]{}"), and an empty one follows a
-// ':', a '-' or a '[' / '{' that is counted as a word or a bracket;
-// comments are skipped. The count is at least about the nodes for real
-// YAML (quoted strings and block scalars with blanks count more), and it
-// costs one pass over the bytes. Past the budget, the word that passes it
-// is reported (line and column in characters, as yaml.v3's).
+// builds them (parse.CountYAMLNodes); past the budget, the word that
+// passes it is reported.
 func (b budget) preScanYAML(file string, data []byte) *Problem {
-	count, line, col := 0, 1, 0
-	inWord := false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		if c&0xC0 != 0x80 {
-			col++
-		}
-		switch c {
-		case '\n':
-			line, col, inWord = line+1, 0, false
-			continue
-		case ' ', '\t', '\r', ',', ']', '}':
-			inWord = false
-			continue
-		case '[', '{':
-			inWord = false
-			count++
-		case '#':
-			if !inWord { // a comment: to the end of the line
-				for i+1 < len(data) && data[i+1] != '\n' {
-					i++
-				}
-				continue
-			}
-		default:
-			if inWord {
-				continue
-			}
-			inWord = true
-			count++
-		}
-		if count > b.yamlNodes {
-			return b.tooManyNodes(file, line, col, b.yamlNodes, MaxYAMLNodes)
-		}
+	if line, col, over := parse.CountYAMLNodes(data, b.yamlNodes); over {
+		return b.tooManyNodes(file, line, col, b.yamlNodes, MaxYAMLNodes)
 	}
 	return nil
 }

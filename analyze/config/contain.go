@@ -1,5 +1,7 @@
 package config
 
+import "github.com/lbctl/lbctl/analyze/config/parse"
+
 // CodeSkipped marks an input skipped for holding no Envoy config (a file
 // found in a directory, or named with --skip-non-envoy): not a finding,
 // counted on one line of standard error.
@@ -18,12 +20,12 @@ func (r *reader) unfound(file string, doc node, f *finder) Problems {
 		return Problems{{Pos: Pos{File: file}, Severity: SevInfo, Code: CodeSkipped, Msg: "holds no Envoy config; skipped"}}
 	}
 	msg := notResourcesMsg
-	if d := resolve(doc); egctlWithoutXDS(d) {
+	if d := parse.Resolve(doc); egctlWithoutXDS(d) {
 		msg = egctlWithoutXDSMsg
 	} else if len(f.skipped) > 0 {
 		msg += "; found only " + joinParts(f.skipped)
 	}
-	return Problems{{Pos: nodePos(file, resolve(doc)), Severity: SevError, Code: CodeUnknownKind, Msg: msg}}
+	return Problems{{Pos: nodePos(file, parse.Resolve(doc)), Severity: SevError, Code: CodeUnknownKind, Msg: msg}}
 }
 
 func joinParts(parts []string) string {

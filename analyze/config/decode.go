@@ -32,12 +32,8 @@ type decoder struct {
 	// lbExt is set below a field whose extension decides load balancing
 	// (lbDeciding), until the Any it leads to.
 	lbExt bool
-	// secret names the secret-bearing field being decoded ("" outside
-	// one): its values are recorded in Sources and never quoted.
-	secret string
-	// secretHeader is set inside a header matcher or header value whose
-	// name carries a credential (Authorization, Cookie, …).
-	secretHeader bool
+	// secrecy says whether the values being decoded may be quoted.
+	secrecy
 	// inChunk is set in a chunk of a list decoded in parallel (fanout.go):
 	// its lists are decoded on its goroutine.
 	inChunk bool
@@ -74,7 +70,7 @@ func (d *decoder) errorf(n node, code, msg string) { d.problem(n, SevError, code
 
 // message decodes a mapping node into m.
 func (d *decoder) message(n node, m protoreflect.Message) {
-	n = resolve(n)
+	n = parse.Resolve(n)
 	desc := m.Descriptor()
 	info := infoOf(desc)
 	if special := info.special; special != nil {
@@ -83,7 +79,7 @@ func (d *decoder) message(n node, m protoreflect.Message) {
 			return
 		}
 	}
-	if n.kind() != mappingNode {
+	if n.Kind() != mappingNode {
 		d.errorf(n, CodeType, "expected a mapping for "+string(desc.FullName())+", found "+kindName(n))
 		return
 	}
@@ -103,18 +99,18 @@ func (d *decoder) message(n node, m protoreflect.Message) {
 	// than a map per message.
 	var oneofBuf [4]oneofSeen
 	oneofSet := oneofBuf[:0]
-	for i := 0; i+1 < n.len(); i += 2 {
-		k, v := n.child(i), resolve(n.child(i+1))
-		if k.value() == "<<" { // YAML merge key: read the anchored mapping in place
+	for i := 0; i+1 < n.Len(); i += 2 {
+		k, v := n.Child(i), parse.Resolve(n.Child(i+1))
+		if k.Value() == "<<" { // YAML merge key: read the anchored mapping in place
 			d.message(v, m)
 			continue
 		}
-		fd := fields.ByName(protoreflect.Name(k.value()))
+		fd := fields.ByName(protoreflect.Name(k.Value()))
 		if fd == nil {
-			fd = fields.ByJSONName(k.value())
+			fd = fields.ByJSONName(k.Value())
 		}
 		if fd == nil {
-			if legacy := legacyFields[desc.FullName()][k.value()]; legacy != nil {
+			if legacy := legacyFields[desc.FullName()][k.Value()]; legacy != nil {
 				legacy(d, k, v, m)
 				continue
 			}
@@ -134,7 +130,7 @@ func (d *decoder) message(n node, m protoreflect.Message) {
 		}
 		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
 			if prev, ok := oneofKey(oneofSet, od.FullName()); ok {
-				d.errorf(k, CodeOneof, "\""+k.value()+"\" and \""+prev.value()+"\" are both set, but only one of "+string(od.Name())+" may be")
+				d.errorf(k, CodeOneof, "\""+k.Value()+"\" and \""+prev.Value()+"\" are both set, but only one of "+string(od.Name())+" may be")
 				continue
 			}
 			oneofSet = append(oneofSet, oneofSeen{od.FullName(), k})
@@ -159,11 +155,11 @@ func oneofKey(set []oneofSeen, name protoreflect.FullName) (node, bool) {
 	return node{}, false
 }
 
-func isNull(n node) bool { return n.kind() == scalarNode && n.shortTag() == "!!null" }
+func isNull(n node) bool { return n.Kind() == scalarNode && n.ShortTag() == "!!null" }
 
 func (d *decoder) unknownField(k node, desc protoreflect.MessageDescriptor) {
-	msg := "unknown field " + Quote(k.value()) + " in " + string(desc.FullName())
-	if s := suggestField(k.value(), desc); s != "" {
+	msg := "unknown field " + Quote(k.Value()) + " in " + string(desc.FullName())
+	if s := suggestField(k.Value(), desc); s != "" {
 		msg += " (did you mean \"" + s + "\"?)"
 	}
 	sev := SevError
@@ -187,7 +183,7 @@ func (d *decoder) unknownField(k node, desc protoreflect.MessageDescriptor) {
 func (d *decoder) field(k, v node, m protoreflect.Message, fd protoreflect.FieldDescriptor, flags fieldFlags) {
 	if d.secret == "" && d.isSecret(k, flags&fieldSecret != 0) {
 		d.secret = string(fd.Name())
-		d.src.secretValues(d.file, v)
+		d.src.secrets.addValues(&d.src.fileTexts, d.file, v)
 		defer func() { d.secret = "" }()
 	}
 	if flags&fieldLBDeciding != 0 && !d.lbExt {
@@ -196,13 +192,13 @@ func (d *decoder) field(k, v node, m protoreflect.Message, fd protoreflect.Field
 	}
 	switch {
 	case fd.IsMap():
-		if v.kind() != mappingNode {
-			d.errorf(v, CodeType, "expected a mapping for \""+k.value()+"\", found "+kindName(v))
+		if v.Kind() != mappingNode {
+			d.errorf(v, CodeType, "expected a mapping for \""+k.Value()+"\", found "+kindName(v))
 			return
 		}
 		mp := m.Mutable(fd).Map()
-		for i := 0; i+1 < v.len(); i += 2 {
-			mk, mv := v.child(i), resolve(v.child(i+1))
+		for i := 0; i+1 < v.Len(); i += 2 {
+			mk, mv := v.Child(i), parse.Resolve(v.Child(i+1))
 			key, ok := d.scalar(mk, fd.MapKey())
 			if !ok {
 				continue
@@ -221,7 +217,7 @@ func (d *decoder) field(k, v node, m protoreflect.Message, fd protoreflect.Field
 		// ParseField), and JsonStringToMessage, which Envoy's
 		// MessageUtil::loadFromJson calls, always sets it (json/json.cc):
 		// Envoy accepts it, and envoyproxy/examples relies on it.
-		count, one := v.len(), v.kind() != sequenceNode
+		count, one := v.Len(), v.Kind() != sequenceNode
 		if one {
 			count = 1
 		}
@@ -233,7 +229,7 @@ func (d *decoder) field(k, v node, m protoreflect.Message, fd protoreflect.Field
 		for i := range count {
 			item := v
 			if !one {
-				item = resolve(v.child(i))
+				item = parse.Resolve(v.Child(i))
 			}
 			if fd.Message() != nil {
 				el := list.AppendMutable()
@@ -257,12 +253,12 @@ func (d *decoder) field(k, v node, m protoreflect.Message, fd protoreflect.Field
 // accepts (quoted integers, "NaN", enum names or numbers) plus enum names in
 // any case, as Envoy's JSON parser does.
 func (d *decoder) scalar(n node, fd protoreflect.FieldDescriptor) (protoreflect.Value, bool) {
-	n = resolve(n)
-	if n.kind() != scalarNode {
+	n = parse.Resolve(n)
+	if n.Kind() != scalarNode {
 		d.errorf(n, CodeType, "expected "+kindWanted(fd)+" for "+d.fieldName(fd)+", found "+kindName(n))
 		return protoreflect.Value{}, false
 	}
-	tag := n.shortTag()
+	tag := n.ShortTag()
 	bad := func() (protoreflect.Value, bool) {
 		d.errorf(n, CodeType, "expected "+kindWanted(fd)+" for "+d.fieldName(fd)+", found "+d.found(n))
 		return protoreflect.Value{}, false
@@ -275,17 +271,17 @@ func (d *decoder) scalar(n node, fd protoreflect.FieldDescriptor) (protoreflect.
 			}
 			return bad()
 		}
-		b, _ := strconv.ParseBool(strings.ToLower(n.value()))
+		b, _ := strconv.ParseBool(strings.ToLower(n.Value()))
 		return protoreflect.ValueOfBool(b), true
 	case protoreflect.StringKind:
 		if tag != "!!str" {
 			return bad()
 		}
-		return protoreflect.ValueOfString(n.value()), true
+		return protoreflect.ValueOfString(n.Value()), true
 	case protoreflect.BytesKind:
-		b, err := base64.StdEncoding.DecodeString(n.value())
+		b, err := base64.StdEncoding.DecodeString(n.Value())
 		if err != nil {
-			if b, err = base64.URLEncoding.DecodeString(n.value()); err != nil {
+			if b, err = base64.URLEncoding.DecodeString(n.Value()); err != nil {
 				d.errorf(n, CodeType, "expected base64 bytes for "+d.fieldName(fd)+", found "+d.value(n))
 				return protoreflect.Value{}, false
 			}
@@ -297,7 +293,7 @@ func (d *decoder) scalar(n node, fd protoreflect.FieldDescriptor) (protoreflect.
 		if tag != "!!float" && tag != "!!int" && tag != "!!str" {
 			return bad()
 		}
-		f, err := parseFloat(n.value())
+		f, err := parseFloat(n.Value())
 		if err != nil {
 			return bad()
 		}
@@ -314,7 +310,7 @@ func (d *decoder) scalar(n node, fd protoreflect.FieldDescriptor) (protoreflect.
 	if tag != "!!int" && tag != "!!str" && tag != "!!float" {
 		return bad()
 	}
-	text := strings.TrimSpace(n.value())
+	text := strings.TrimSpace(n.Value())
 	signed := fd.Kind() == protoreflect.Int32Kind || fd.Kind() == protoreflect.Sint32Kind ||
 		fd.Kind() == protoreflect.Sfixed32Kind || fd.Kind() == protoreflect.Int64Kind ||
 		fd.Kind() == protoreflect.Sint64Kind || fd.Kind() == protoreflect.Sfixed64Kind
@@ -388,21 +384,21 @@ func parseFloat(s string) (float64, error) {
 
 func (d *decoder) enum(n node, fd protoreflect.FieldDescriptor) (protoreflect.Value, bool) {
 	values := fd.Enum().Values()
-	if n.shortTag() == "!!int" {
-		i, err := strconv.ParseInt(n.value(), 0, 32)
+	if n.ShortTag() == "!!int" {
+		i, err := strconv.ParseInt(n.Value(), 0, 32)
 		if err == nil {
 			return protoreflect.ValueOfEnum(protoreflect.EnumNumber(i)), true
 		}
 	}
-	if v3, ok := v2EnumValues[n.value()]; ok && values.ByName(protoreflect.Name(v3)) != nil {
-		d.problem(n, SevWarning, CodeLegacy, Safe(n.value())+" is a v2 value, removed in v3; read as "+v3)
+	if v3, ok := v2EnumValues[n.Value()]; ok && values.ByName(protoreflect.Name(v3)) != nil {
+		d.problem(n, SevWarning, CodeLegacy, Safe(n.Value())+" is a v2 value, removed in v3; read as "+v3)
 		return protoreflect.ValueOfEnum(values.ByName(protoreflect.Name(v3)).Number()), true
 	}
-	if v := values.ByName(protoreflect.Name(n.value())); v != nil {
+	if v := values.ByName(protoreflect.Name(n.Value())); v != nil {
 		return protoreflect.ValueOfEnum(v.Number()), true
 	}
 	for i := 0; i < values.Len(); i++ {
-		if strings.EqualFold(string(values.Get(i).Name()), n.value()) {
+		if strings.EqualFold(string(values.Get(i).Name()), n.Value()) {
 			return protoreflect.ValueOfEnum(values.Get(i).Number()), true
 		}
 	}
@@ -414,7 +410,7 @@ func (d *decoder) enum(n node, fd protoreflect.FieldDescriptor) (protoreflect.Va
 		}
 	}
 	msg := "unknown value " + d.value(n) + " for " + string(fd.Enum().Name())
-	if s := parse.Closest(n.value(), names); s != "" {
+	if s := parse.Closest(n.Value(), names); s != "" {
 		msg += " (did you mean " + s + "?)"
 	} else {
 		msg += " (expected one of " + strings.Join(names, ", ") + ")"

@@ -1,5 +1,7 @@
 package config
 
+import "github.com/lbctl/lbctl/analyze/config/parse"
+
 // kindEgctl is `egctl x translate` output: one config dump per gateway.
 const kindEgctl = "egctl"
 
@@ -7,7 +9,7 @@ const kindEgctl = "egctl"
 // snake_case and camelCase spellings. "list" is a sequence whose items are
 // detected one by one, "typed" a resource carrying its own "@type".
 func detectKind(n node) string {
-	switch n.kind() {
+	switch n.Kind() {
 	case sequenceNode:
 		return "list"
 	case mappingNode:
@@ -15,8 +17,8 @@ func detectKind(n node) string {
 		return ""
 	}
 	has := func(keys ...string) bool {
-		v, _ := mapGet(n, keys...)
-		return v.ok()
+		v, _ := parse.MapGet(n, keys...)
+		return v.OK()
 	}
 	switch {
 	case has("@type"):
@@ -64,8 +66,8 @@ func detectKind(n node) string {
 // {version_info, cluster: {"@type": ...}, last_updated}.
 func wrapped(n node) bool {
 	for _, key := range []string{"cluster", "listener", "route_config", "endpoint_config"} {
-		if v, _ := mapGet(n, key); v.ok() {
-			if t, _ := mapGet(v, "@type"); t.ok() {
+		if v, _ := parse.MapGet(n, key); v.OK() {
+			if t, _ := parse.MapGet(v, "@type"); t.OK() {
 				return true
 			}
 		}
@@ -78,20 +80,20 @@ func wrapped(n node) bool {
 // or nil for another shape. Other top-level keys of that output are
 // Gateway API resources and Envoy Gateway's IR, not Envoy config.
 func egctlDumps(n node) []node {
-	if !n.ok() || n.kind() != mappingNode {
+	if !n.OK() || n.Kind() != mappingNode {
 		return nil
 	}
-	x, _ := mapGet(n, "xds")
-	if x = resolve(x); !x.ok() {
+	x, _ := parse.MapGet(n, "xds")
+	if x = parse.Resolve(x); !x.OK() {
 		return egctlProxyDumps(n)
 	}
-	if x.kind() != mappingNode || x.len() == 0 {
+	if x.Kind() != mappingNode || x.Len() == 0 {
 		return nil
 	}
 	var out []node
-	for i := 1; i < x.len(); i += 2 {
-		v := resolve(x.child(i))
-		if v.kind() != mappingNode {
+	for i := 1; i < x.Len(); i += 2 {
+		v := parse.Resolve(x.Child(i))
+		if v.Kind() != mappingNode {
 			return nil
 		}
 		out = append(out, v)

@@ -7,6 +7,8 @@ import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/anypb"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // kindBootstrapDump is a BootstrapConfigDump without its "@type", as
@@ -32,8 +34,8 @@ func schemaKind(n node) string {
 	best, bestKnown := "", 0
 	for _, c := range namedKinds {
 		known := 0
-		for i := 0; i+1 < n.len(); i += 2 {
-			if knowsField(c.desc, n.child(i).value()) {
+		for i := 0; i+1 < n.Len(); i += 2 {
+			if knowsField(c.desc, n.Child(i).Value()) {
 				known++
 			}
 		}
@@ -41,7 +43,7 @@ func schemaKind(n node) string {
 			best, bestKnown = c.kind, known
 		}
 	}
-	if bestKnown <= 1 && n.len() > 2 && !misspeltCluster(n) {
+	if bestKnown <= 1 && n.Len() > 2 && !misspeltCluster(n) {
 		return "" // only "name" is known: e.g. a list of Kubernetes clusters
 	}
 	if best == "" {
@@ -53,8 +55,8 @@ func schemaKind(n node) string {
 // misspeltCluster reports a key close to a Cluster field: a cluster with a
 // typo is reported as such (LB0003 with a suggestion), not as no resource.
 func misspeltCluster(n node) bool {
-	for i := 0; i+1 < n.len(); i += 2 {
-		if k := n.child(i).value(); !knowsField(namedKinds[0].desc, k) && suggestField(k, namedKinds[0].desc) != "" {
+	for i := 0; i+1 < n.Len(); i += 2 {
+		if k := n.Child(i).Value(); !knowsField(namedKinds[0].desc, k) && suggestField(k, namedKinds[0].desc) != "" {
 			return true
 		}
 	}
@@ -72,12 +74,12 @@ func knowsField(desc protoreflect.MessageDescriptor, key string) bool {
 // isBootstrapDump reports {bootstrap: {...}} with at most last_updated
 // beside it: the fields of envoy.admin.v3.BootstrapConfigDump.
 func isBootstrapDump(n node) bool {
-	b, _ := mapGet(n, "bootstrap")
-	if !b.ok() || b.kind() != mappingNode {
+	b, _ := parse.MapGet(n, "bootstrap")
+	if !b.OK() || b.Kind() != mappingNode {
 		return false
 	}
-	for i := 0; i+1 < n.len(); i += 2 {
-		switch n.child(i).value() {
+	for i := 0; i+1 < n.Len(); i += 2 {
+		switch n.Child(i).Value() {
 		case "bootstrap", "last_updated", "lastUpdated":
 		default:
 			return false
@@ -100,17 +102,17 @@ func readBootstrapDump(l *loader, file string, n node) {
 // <type> -o yaml` output: {<namespace>: {<pod>: <config dump or dump
 // section>}}, or nil for another shape.
 func egctlProxyDumps(n node) []node {
-	if n.kind() != mappingNode || n.len() == 0 {
+	if n.Kind() != mappingNode || n.Len() == 0 {
 		return nil
 	}
 	var out []node
-	for i := 1; i < n.len(); i += 2 {
-		ns := resolve(n.child(i))
-		if !ns.ok() || ns.kind() != mappingNode || ns.len() == 0 {
+	for i := 1; i < n.Len(); i += 2 {
+		ns := parse.Resolve(n.Child(i))
+		if !ns.OK() || ns.Kind() != mappingNode || ns.Len() == 0 {
 			return nil
 		}
-		for j := 1; j < ns.len(); j += 2 {
-			d := resolve(ns.child(j))
+		for j := 1; j < ns.Len(); j += 2 {
+			d := parse.Resolve(ns.Child(j))
 			if !isAdminDump(d) {
 				return nil
 			}
@@ -123,15 +125,15 @@ func egctlProxyDumps(n node) []node {
 // isAdminDump reports a config dump ("configs") or one typed admin dump
 // section.
 func isAdminDump(n node) bool {
-	if !n.ok() || n.kind() != mappingNode {
+	if !n.OK() || n.Kind() != mappingNode {
 		return false
 	}
-	if c, _ := mapGet(n, "configs"); c.ok() && c.kind() == sequenceNode {
+	if c, _ := parse.MapGet(n, "configs"); c.OK() && c.Kind() == sequenceNode {
 		return true
 	}
-	t, _ := mapGet(n, "@type")
+	t, _ := parse.MapGet(n, "@type")
 	const admin = "type.googleapis.com/envoy.admin."
-	return t.ok() && len(t.value()) > len(admin) && t.value()[:len(admin)] == admin
+	return t.OK() && len(t.Value()) > len(admin) && t.Value()[:len(admin)] == admin
 }
 
 const notResourcesMsg = "not an Envoy resource lbctl reads: expected a Cluster, a list of clusters, a Bootstrap, a ClusterLoadAssignment, a RouteConfiguration, a Listener, a DiscoveryResponse, an admin config_dump or an admin /clusters dump (use --kind to say which)"
@@ -139,13 +141,13 @@ const notResourcesMsg = "not an Envoy resource lbctl reads: expected a Cluster, 
 // noResources reports a non-empty list none of whose items is an Envoy
 // resource: one error for the list, not one per item.
 func noResources(n node) bool {
-	for ci := range n.len() {
-		item := n.child(ci)
-		if item = resolve(item); item.kind() != mappingNode || item.len() == 0 || detectKind(item) != "" {
+	for ci := range n.Len() {
+		item := n.Child(ci)
+		if item = parse.Resolve(item); item.Kind() != mappingNode || item.Len() == 0 || detectKind(item) != "" {
 			return false
 		}
 	}
-	return n.len() > 0
+	return n.Len() > 0
 }
 
 const egctlWithoutXDSMsg = "egctl x translate output without an \"xds\" section (Gateway API resources or Envoy Gateway IR only) holds no Envoy config; translate with --to xds"
@@ -153,12 +155,12 @@ const egctlWithoutXDSMsg = "egctl x translate output without an \"xds\" section 
 // egctlWithoutXDS reports `egctl x translate` output made with --to
 // gateway-api or --to ir: the keys egctl writes, and no "xds".
 func egctlWithoutXDS(n node) bool {
-	if n.kind() != mappingNode {
+	if n.Kind() != mappingNode {
 		return false
 	}
-	if x, _ := mapGet(n, "xds"); x.ok() {
+	if x, _ := parse.MapGet(n, "xds"); x.OK() {
 		return false
 	}
-	v, _ := mapGet(n, "gatewayClass", "xdsIR", "infraIR", "envoyProxyForGatewayClass")
-	return v.ok()
+	v, _ := parse.MapGet(n, "gatewayClass", "xdsIR", "infraIR", "envoyProxyForGatewayClass")
+	return v.OK()
 }

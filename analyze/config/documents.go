@@ -10,16 +10,18 @@ import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // document reads one YAML document of the given (or detected) kind.
 func (l *loader) document(file string, n node, kind string) {
-	n = resolve(n)
+	n = parse.Resolve(n)
 	if isNull(n) {
 		return
 	}
 	if kind == "" {
-		if n.kind() == mappingNode && n.len() == 0 {
+		if n.Kind() == mappingNode && n.Len() == 0 {
 			return // `{}`, as Kuma writes an empty golden: no resources, like `[]`
 		}
 		kind = detectKind(n)
@@ -36,8 +38,8 @@ func (l *loader) document(file string, n node, kind string) {
 		}
 		l.problem(Problem{Pos: nodePos(file, n), Severity: SevError, Code: CodeUnknownKind, Msg: msg})
 	case "list":
-		for ci := range n.len() {
-			item := n.child(ci)
+		for ci := range n.Len() {
+			item := n.Child(ci)
 			l.document(file, item, "")
 		}
 	// Documents that hold other documents (wrappers a control plane or a
@@ -59,7 +61,7 @@ func (l *loader) document(file string, n node, kind string) {
 	case "typed":
 		if wrapped(n) {
 			for _, key := range []string{"cluster", "listener", "route_config", "endpoint_config"} {
-				if v, _ := mapGet(n, key); v.ok() {
+				if v, _ := parse.MapGet(n, key); v.OK() {
 					l.document(file, v, "typed")
 				}
 			}
@@ -69,9 +71,9 @@ func (l *loader) document(file string, n node, kind string) {
 		l.decode(file, n, a, false)
 		l.typed(file, a)
 	case KindCluster:
-		if n.kind() == sequenceNode {
-			for ci := range n.len() {
-				item := n.child(ci)
+		if n.Kind() == sequenceNode {
+			for ci := range n.Len() {
+				item := n.Child(ci)
 				l.document(file, item, KindCluster)
 			}
 			return
@@ -80,17 +82,17 @@ func (l *loader) document(file string, n node, kind string) {
 		l.decode(file, n, c, false)
 		l.addCluster(file, c)
 	case KindClusters:
-		if n.kind() == sequenceNode {
+		if n.Kind() == sequenceNode {
 			l.document(file, n, KindCluster)
 			return
 		}
-		list, _ := mapGet(n, "clusters")
-		if !list.ok() || list.kind() != sequenceNode {
+		list, _ := parse.MapGet(n, "clusters")
+		if !list.OK() || list.Kind() != sequenceNode {
 			l.problem(Problem{Pos: nodePos(file, n), Severity: SevError, Code: CodeType, Msg: "expected a list of clusters or a mapping with \"clusters:\""})
 			return
 		}
-		for ci := range list.len() {
-			item := list.child(ci)
+		for ci := range list.Len() {
+			item := list.Child(ci)
 			l.document(file, item, KindCluster)
 		}
 	case KindBootstrap:
@@ -98,9 +100,9 @@ func (l *loader) document(file string, n node, kind string) {
 		l.decode(file, n, b, false)
 		l.addBootstrap(file, b)
 	case KindEndpoints:
-		if n.kind() == sequenceNode {
-			for ci := range n.len() {
-				item := n.child(ci)
+		if n.Kind() == sequenceNode {
+			for ci := range n.Len() {
+				item := n.Child(ci)
 				l.document(file, item, KindEndpoints)
 			}
 			return
@@ -109,9 +111,9 @@ func (l *loader) document(file string, n node, kind string) {
 		l.decode(file, n, a, false)
 		l.cfg.Assignments = append(l.cfg.Assignments, a)
 	case KindRoutes:
-		if n.kind() == sequenceNode {
-			for ci := range n.len() {
-				item := n.child(ci)
+		if n.Kind() == sequenceNode {
+			for ci := range n.Len() {
+				item := n.Child(ci)
 				l.document(file, item, KindRoutes)
 			}
 			return
@@ -139,17 +141,17 @@ func (l *loader) document(file string, n node, kind string) {
 // readDiscovery reads a DiscoveryResponse-shaped document: "resources" holding
 // typed resources, or Resource wrappers ({name, resource}).
 func readDiscovery(l *loader, file string, n node) {
-	res, _ := mapGet(n, "resources")
-	if !res.ok() || res.kind() != sequenceNode {
+	res, _ := parse.MapGet(n, "resources")
+	if !res.OK() || res.Kind() != sequenceNode {
 		l.problem(Problem{Pos: nodePos(file, n), Severity: SevError, Code: CodeType, Msg: "expected \"resources:\" with a list of typed resources"})
 		return
 	}
 	if l.typedInParallel(file, res) {
 		return
 	}
-	for ci := range res.len() {
-		item := discoveryItem(res.child(ci))
-		if t, _ := mapGet(item, "@type"); !t.ok() {
+	for ci := range res.Len() {
+		item := discoveryItem(res.Child(ci))
+		if t, _ := parse.MapGet(item, "@type"); !t.OK() {
 			l.document(file, item, "")
 			continue
 		}
@@ -162,8 +164,8 @@ func readDiscovery(l *loader, file string, n node) {
 // discoveryItem is the typed resource of a "resources" item: the item, or
 // the resource of a Resource wrapper ({name, resource}).
 func discoveryItem(item node) node {
-	item = resolve(item)
-	if inner, _ := mapGet(item, "resource"); inner.ok() {
+	item = parse.Resolve(item)
+	if inner, _ := parse.MapGet(item, "resource"); inner.OK() {
 		return inner
 	}
 	return item

@@ -95,7 +95,7 @@ func (n *named[T]) each(f func(T)) {
 }
 
 // flushDump hands a finished config_dump's resources to the loader.
-func (l *loader) flushDump(file string, d *dumpScope) {
+func (l *collector) flushDump(file string, d *dumpScope) {
 	if why := d.trimmed(); why != "" {
 		if l.cfg.trimmed == nil {
 			l.cfg.trimmed = map[string]bool{}
@@ -108,7 +108,7 @@ func (l *loader) flushDump(file string, d *dumpScope) {
 }
 
 // withRank runs f with resources ranked as rank inside a dump.
-func (l *loader) withRank(rank int, f func()) {
+func (l *collector) withRank(rank int, f func()) {
 	prev := l.rank
 	l.rank = rank
 	f()

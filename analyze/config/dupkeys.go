@@ -2,6 +2,8 @@ package config
 
 import (
 	"strconv"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // checkDuplicateKeys reports a key repeated in one mapping; yaml.v3's Node
@@ -13,36 +15,36 @@ import (
 // (json/internal/parser.cc ParseField: "has already been set") rejects a
 // repeated field: an error for JSON.
 func checkDuplicateKeys(file string, n node, json bool, probs *Problems) {
-	switch n.kind() {
+	switch n.Kind() {
 	case mappingNode:
 		var seen map[string]node // only for large mappings
-		if n.len() > 2*smallMapping {
+		if n.Len() > 2*smallMapping {
 			seen = map[string]node{}
 		}
 		dups := false
-		for i := 0; i+1 < n.len(); i += 2 {
-			k := n.child(i)
+		for i := 0; i+1 < n.Len(); i += 2 {
+			k := n.Child(i)
 			var first node
 			ok := false
 			if seen != nil {
-				first, ok = seen[k.value()]
+				first, ok = seen[k.Value()]
 			} else {
 				first, ok = earlierKey(n, i)
 			}
-			if ok && k.kind() == scalarNode {
+			if ok && k.Kind() == scalarNode {
 				dups = true
 				*probs = append(*probs, duplicateKeyProblem(file, n, i, first, json))
 			} else if seen != nil {
-				seen[k.value()] = k
+				seen[k.Value()] = k
 			}
-			checkDuplicateKeys(file, n.child(i+1), json, probs)
+			checkDuplicateKeys(file, n.Child(i+1), json, probs)
 		}
 		if dups && !json {
 			keepLastPairs(n)
 		}
 	case sequenceNode:
-		for ci := range n.len() {
-			c := n.child(ci)
+		for ci := range n.Len() {
+			c := n.Child(ci)
 			checkDuplicateKeys(file, c, json, probs)
 		}
 	case aliasNode:
@@ -53,30 +55,30 @@ func checkDuplicateKeys(file string, n node, json bool, probs *Problems) {
 // duplicateKeyProblem is the problem of key i of mapping n, a repeat of
 // first.
 func duplicateKeyProblem(file string, n node, i int, first node, json bool) Problem {
-	k := n.child(i)
+	k := n.Child(i)
 	pr := Problem{Pos: nodePos(file, k), Severity: SevError, Code: CodeDuplicateKey,
-		Msg: "duplicate key \"" + k.value() + "\" (first at line " + strconv.Itoa(first.line()) + ")"}
+		Msg: "duplicate key \"" + k.Value() + "\" (first at line " + strconv.Itoa(first.Line()) + ")"}
 	if json {
 		pr.Msg += ": protobuf's JSON parser rejects a field that has already been set, so Envoy rejects the file"
 		return pr
 	}
 	last := i
-	for j := i + 2; j+1 < n.len(); j += 2 {
-		if n.child(j).value() == k.value() && n.child(j).kind() == scalarNode {
+	for j := i + 2; j+1 < n.Len(); j += 2 {
+		if n.Child(j).Value() == k.Value() && n.Child(j).Kind() == scalarNode {
 			last = j
 		}
 	}
 	firstVal := firstValue(n, first)
-	if sameNode(firstVal, n.child(i+1)) {
+	if sameNode(firstVal, n.Child(i+1)) {
 		pr.Severity = SevInfo
 		pr.Msg += " repeats the same value: Envoy keeps the last one, no change"
 		return pr
 	}
 	pr.Severity = SevWarning
-	v := n.child(last + 1)
-	used := "the value at line " + strconv.Itoa(v.line())
-	if v.kind() == scalarNode && len(v.value()) <= 64 {
-		used += " (" + strconv.Quote(v.value()) + ")"
+	v := n.Child(last + 1)
+	used := "the value at line " + strconv.Itoa(v.Line())
+	if v.Kind() == scalarNode && len(v.Value()) <= 64 {
+		used += " (" + strconv.Quote(v.Value()) + ")"
 	}
 	pr.Msg += " with a different value: Envoy's YAML loader keeps the last, " + used + ", and ignores the others"
 	return pr
@@ -84,9 +86,9 @@ func duplicateKeyProblem(file string, n node, i int, first node, json bool) Prob
 
 // firstValue is the value of key node k in mapping n.
 func firstValue(n node, k node) node {
-	for j := 0; j+1 < n.len(); j += 2 {
-		if n.child(j) == k {
-			return n.child(j + 1)
+	for j := 0; j+1 < n.Len(); j += 2 {
+		if n.Child(j) == k {
+			return n.Child(j + 1)
 		}
 	}
 	return node{}
@@ -94,15 +96,15 @@ func firstValue(n node, k node) node {
 
 // sameNode: a and b are the same value (kind, tag, text and children).
 func sameNode(a, b node) bool {
-	a, b = resolve(a), resolve(b)
-	if a.kind() != b.kind() || a.len() != b.len() {
+	a, b = parse.Resolve(a), parse.Resolve(b)
+	if a.Kind() != b.Kind() || a.Len() != b.Len() {
 		return false
 	}
-	if a.kind() == scalarNode {
-		return a.shortTag() == b.shortTag() && a.value() == b.value()
+	if a.Kind() == scalarNode {
+		return a.ShortTag() == b.ShortTag() && a.Value() == b.Value()
 	}
-	for i := range a.len() {
-		if !sameNode(a.child(i), b.child(i)) {
+	for i := range a.Len() {
+		if !sameNode(a.Child(i), b.Child(i)) {
 			return false
 		}
 	}
@@ -113,21 +115,23 @@ func sameNode(a, b node) bool {
 // key, in place, as Envoy's loader does.
 func keepLastPairs(n node) {
 	lastAt := map[string]int{}
-	for i := 0; i+1 < n.len(); i += 2 {
-		if k := n.child(i); k.kind() == scalarNode {
-			lastAt[k.value()] = i
+	for i := 0; i+1 < n.Len(); i += 2 {
+		if k := n.Child(i); k.Kind() == scalarNode {
+			lastAt[k.Value()] = i
 		}
 	}
-	kids := make([]int32, 0, n.len())
-	for i := 0; i+1 < n.len(); i += 2 {
-		k := n.child(i)
-		if k.kind() == scalarNode && lastAt[k.value()] != i {
+	kids := make([]int32, 0, n.Len())
+	for i := 0; i+1 < n.Len(); i += 2 {
+		k := n.Child(i)
+		if k.Kind() == scalarNode && lastAt[k.Value()] != i {
 			continue
 		}
-		kids = append(kids, k.i, n.child(i+1).i)
+		_, ki := k.Place()
+		_, vi := n.Child(i + 1).Place()
+		kids = append(kids, ki, vi)
 	}
-	n.e().flags &^= flagRun // setKids sets it again only for a run
-	n.t.setKids(n.i, kids)
+	t, i := n.Place()
+	t.SetChildren(i, kids)
 }
 
 // smallMapping: up to this many pairs, keys are compared pairwise rather
@@ -139,12 +143,12 @@ const smallMapping = 8
 // hold for its value: the first one, or a later non-scalar one (which
 // replaced it, as it was not reported).
 func earlierKey(n node, i int) (node, bool) {
-	v := n.child(i).value()
+	v := n.Child(i).Value()
 	var first node
 	for j := 0; j < i; j += 2 {
-		if k := n.child(j); k.value() == v && (!first.ok() || k.kind() != scalarNode) {
+		if k := n.Child(j); k.Value() == v && (!first.OK() || k.Kind() != scalarNode) {
 			first = k
 		}
 	}
-	return first, first.ok()
+	return first, first.OK()
 }

@@ -1,6 +1,10 @@
 package config
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
+)
 
 // embedded reads a string value that is itself an Envoy document (a
 // ConfigMap's `envoy.yaml: |`). Its nodes are placed in the user's file: a
@@ -9,8 +13,8 @@ import "strings"
 // cannot be placed line for line (escapes, folding): all of it is placed
 // at the scalar's own start.
 func (f *finder) embedded(s node) bool {
-	v := s.value()
-	if f.nest >= maxEmbedNesting || s.shortTag() != "!!str" || !strings.Contains(v, ":") ||
+	v := s.Value()
+	if f.nest >= maxEmbedNesting || s.ShortTag() != "!!str" || !strings.Contains(v, ":") ||
 		!strings.Contains(v, "\n") && !strings.HasPrefix(strings.TrimSpace(v), "{") {
 		return false
 	}
@@ -27,7 +31,7 @@ func (f *finder) embedded(s node) bool {
 			return false
 		}
 	}
-	f.place(docs[0].t, s)
+	f.place(treeOf(docs[0]), s)
 	f.nest++
 	defer func() { f.nest-- }()
 	before := len(f.units)
@@ -38,7 +42,7 @@ func (f *finder) embedded(s node) bool {
 	// Only what the string holds counts: its own unknown parts are the
 	// string's, not the file's, and the string is skipped whole if none.
 	for _, u := range inner.units {
-		if u.kind == "" && isNull(resolve(u.node)) {
+		if u.kind == "" && isNull(parse.Resolve(u.node)) {
 			continue
 		}
 		f.units = append(f.units, u)
@@ -48,26 +52,18 @@ func (f *finder) embedded(s node) bool {
 
 // place moves t's positions from the string's own to the file's.
 func (f *finder) place(t *tree, s node) {
-	line, col := s.lineCol()
-	block := s.style()&(styleLiteral|styleFolded) != 0
+	line, col := s.LineCol()
+	block := s.Style()&(parse.StyleLiteral|parse.StyleFolded) != 0
 	indent := 0
 	if block {
 		indent = f.blockIndent(line)
 	}
-	at := make([][2]int, len(t.nodes))
-	for i := range t.nodes {
-		l, c := node{t: t, i: int32(i)}.lineCol()
+	t.Reposition(func(l, c int) (int, int) {
 		if block {
-			at[i] = [2]int{line + l, c + indent}
-		} else {
-			at[i] = [2]int{line, col}
+			return line + l, c + indent
 		}
-	}
-	t.offsets = false
-	for i := range t.nodes {
-		t.nodes[i].flags &^= flagWide
-		t.setPos(int32(i), at[i][0], at[i][1])
-	}
+		return line, col
+	})
 }
 
 // blockIndent is the indentation of a block scalar whose indicator is on

@@ -8,6 +8,8 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/anypb"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // Long repeated message fields (lb_endpoints, a dump's clusters, routes) are
@@ -30,12 +32,12 @@ var parallelDecode = true
 // only reads it).
 func (d *decoder) fanOut(v node, count int) bool {
 	return parallelDecode && !d.inChunk && count >= parallelMin &&
-		runtime.GOMAXPROCS(0) > 1 && v.t != nil && v.t.id != 0
+		runtime.GOMAXPROCS(0) > 1 && treeOf(v) != nil && treeOf(v).ID != 0
 }
 
 // messages decodes the items of sequence v into new elements of list.
 func (d *decoder) messages(list protoreflect.List, v node) {
-	count := v.len()
+	count := v.Len()
 	els := make([]protoreflect.Message, count)
 	for i := range els {
 		els[i] = list.AppendMutable().Message()
@@ -48,7 +50,7 @@ func (d *decoder) messages(list protoreflect.List, v node) {
 		// would be written by every chunk at once.
 		c.stack = slices.Clone(d.stack)
 		for i := lo; i < hi; i++ {
-			c.message(resolve(v.child(i)), els[i])
+			c.message(parse.Resolve(v.Child(i)), els[i])
 		}
 		probs[w] = c.probs
 	})
@@ -86,7 +88,7 @@ func (s *Sources) inChunks(count int, fn func(w int, src *Sources, lo, hi int)) 
 // shadow is an empty Sources for one chunk's records, reading s's files.
 // Its records need no tree registration: fanOut checked the tree's.
 func (s *Sources) shadow() *Sources {
-	return &Sources{files: s.files, unpacked: map[*anypb.Any]proto.Message{}}
+	return &Sources{fileTexts: s.fileTexts, locations: locations{unpacked: map[*anypb.Any]proto.Message{}}}
 }
 
 // merge appends a chunk's records after s's, as if recorded here.
@@ -96,14 +98,15 @@ func (s *Sources) merge(c *Sources) {
 	for a, m := range c.unpacked {
 		s.unpacked[a] = m
 	}
-	cs := &c.secrets
+	s.secrets.merge(&c.secrets)
+}
+
+// merge adds a chunk's secret records to sp's.
+func (sp *secretSpans) merge(cs *secretSpans) {
 	if cs.starts == nil {
 		return
 	}
-	if s.secrets.starts == nil {
-		s.secrets = secretSpans{starts: map[string]map[int][]int{}, whole: map[string]map[int]bool{}, values: map[string]bool{}}
-	}
-	sp := &s.secrets
+	sp.init()
 	for file, lines := range cs.starts {
 		if sp.starts[file] == nil {
 			sp.starts[file], sp.whole[file] = map[int][]int{}, map[int]bool{}
@@ -125,20 +128,20 @@ func (s *Sources) merge(c *Sources) {
 // all cores: each item's problems, then what typed reports, in item order.
 // It reads nothing (false) when the list is short or holds an untyped item.
 func (l *loader) typedInParallel(file string, res node) bool {
-	count := res.len()
+	count := res.Len()
 	if !parallelDecode || count < parallelMin || runtime.GOMAXPROCS(0) < 2 {
 		return false
 	}
 	items := make([]node, count)
 	for i := range items {
-		items[i] = discoveryItem(res.child(i))
-		if t, _ := mapGet(items[i], "@type"); !t.ok() || items[i].t != res.t {
+		items[i] = discoveryItem(res.Child(i))
+		if t, _ := parse.MapGet(items[i], "@type"); !t.OK() || treeOf(items[i]) != treeOf(res) {
 			return false
 		}
 	}
 	// Sequentially the first item's record registers the tree: nothing
 	// of it can be recorded in between, so its ids are the same.
-	l.cfg.Sources.register(res.t)
+	l.cfg.Sources.register(treeOf(res))
 	anys := make([]*anypb.Any, count)
 	probs := make([]Problems, count)
 	l.cfg.Sources.inChunks(count, func(_ int, src *Sources, lo, hi int) {

@@ -10,6 +10,8 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // One walk finds Envoy config wherever a document holds it: typed by
@@ -67,8 +69,8 @@ func (f *finder) skip(n node, what string) {
 // document finds the Envoy config of one top-level document. A shape lbctl
 // reads as a whole is kept whole (its kind detected again on loading).
 func (f *finder) document(doc node) bool {
-	d := resolve(doc)
-	if isNull(d) || d.kind() == mappingNode && d.len() == 0 {
+	d := parse.Resolve(doc)
+	if isNull(d) || d.Kind() == mappingNode && d.Len() == 0 {
 		f.add(doc, "") // an empty document: as before, no resources
 		return true
 	}
@@ -80,8 +82,8 @@ func (f *finder) document(doc node) bool {
 		}
 	case kind == kindKubernetes:
 		return f.kubernetes(d, 1)
-	case kind == KindClusters && d.kind() == mappingNode:
-		if v, _ := mapGet(d, "clusters"); v.kind() == mappingNode {
+	case kind == KindClusters && d.Kind() == mappingNode:
+		if v, _ := parse.MapGet(d, "clusters"); v.Kind() == mappingNode {
 			return f.walkTop(d)
 		}
 	case kind == "":
@@ -99,17 +101,17 @@ func (f *finder) document(doc node) bool {
 // walkTop walks the pairs of a top-level mapping, naming the keys that hold
 // nothing.
 func (f *finder) walkTop(d node) bool {
-	if d.kind() != mappingNode {
+	if d.Kind() != mappingNode {
 		return f.walk(d, 1)
 	}
 	found := false
-	for i := 0; i+1 < d.len(); i += 2 {
-		k, v := d.child(i), resolve(d.child(i+1))
-		if f.keyed(k.value(), v) || f.walk(v, 1) {
+	for i := 0; i+1 < d.Len(); i += 2 {
+		k, v := d.Child(i), parse.Resolve(d.Child(i+1))
+		if f.keyed(k.Value(), v) || f.walk(v, 1) {
 			found = true
 			continue
 		}
-		f.skip(k, "\""+printable(k.value())+"\"")
+		f.skip(k, "\""+printable(k.Value())+"\"")
 	}
 	return found
 }
@@ -130,9 +132,9 @@ func convincing(n node, kind string) bool {
 }
 
 func knownKeys(n node, desc protoreflect.MessageDescriptor) (known, total int) {
-	for i := 0; i+1 < n.len(); i += 2 {
+	for i := 0; i+1 < n.Len(); i += 2 {
 		total++
-		if knowsField(desc, n.child(i).value()) {
+		if knowsField(desc, n.Child(i).Value()) {
 			known++
 		}
 	}
@@ -149,7 +151,7 @@ func nestedKind(n node) string {
 			return kind
 		}
 	case KindConfigDump, KindDiscovery:
-		if c, _ := mapGet(n, "configs", "resources"); c.kind() == sequenceNode && typedItems(c) {
+		if c, _ := parse.MapGet(n, "configs", "resources"); c.Kind() == sequenceNode && typedItems(c) {
 			return kind
 		}
 	}
@@ -158,10 +160,10 @@ func nestedKind(n node) string {
 
 // typedItems reports a list whose first item carries an Envoy "@type".
 func typedItems(n node) bool {
-	if n.len() == 0 {
+	if n.Len() == 0 {
 		return false
 	}
-	t, _ := mapGet(discoveryItem(n.child(0)), "@type")
+	t, _ := parse.MapGet(discoveryItem(n.Child(0)), "@type")
 	return isTypeURL(str(t))
 }
 
@@ -190,17 +192,17 @@ func urlKind(s string) string {
 
 // walk finds Envoy config at n and below.
 func (f *finder) walk(n node, depth int) bool {
-	n = resolve(n)
+	n = parse.Resolve(n)
 	if depth > maxFindDepth {
 		return false
 	}
-	switch n.kind() {
+	switch n.Kind() {
 	case scalarNode:
 		return f.embedded(n)
 	case sequenceNode:
 		found := false
-		for i := range n.len() {
-			if f.walk(n.child(i), depth+1) {
+		for i := range n.Len() {
+			if f.walk(n.Child(i), depth+1) {
 				found = true
 			}
 		}
@@ -212,7 +214,7 @@ func (f *finder) walk(n node, depth int) bool {
 	if isKubernetes(n) {
 		return f.kubernetes(n, depth)
 	}
-	if t, _ := mapGet(n, "@type"); t.ok() && isTypeURL(str(t)) {
+	if t, _ := parse.MapGet(n, "@type"); t.OK() && isTypeURL(str(t)) {
 		f.add(n, "typed")
 		return true
 	}
@@ -221,9 +223,9 @@ func (f *finder) walk(n node, depth int) bool {
 		return true
 	}
 	found := false
-	for i := 0; i+1 < n.len(); i += 2 {
-		k, v := n.child(i), resolve(n.child(i+1))
-		if f.keyed(k.value(), v) || f.walk(v, depth+1) {
+	for i := 0; i+1 < n.Len(); i += 2 {
+		k, v := n.Child(i), parse.Resolve(n.Child(i+1))
+		if f.keyed(k.Value(), v) || f.walk(v, depth+1) {
 			found = true
 		}
 	}
@@ -239,25 +241,25 @@ func (f *finder) keyed(key string, v node) bool {
 	} else {
 		kind = kindKeys[strings.ToLower(key)]
 	}
-	if kind == "" || v.kind() != mappingNode && v.kind() != sequenceNode {
+	if kind == "" || v.Kind() != mappingNode && v.Kind() != sequenceNode {
 		return false
 	}
-	if v.kind() == mappingNode && plausible(v, kind) {
+	if v.Kind() == mappingNode && plausible(v, kind) {
 		f.add(v, kind)
 		return true
 	}
 	found := false
 	step := 1
 	start := 0
-	if v.kind() == mappingNode {
+	if v.Kind() == mappingNode {
 		start, step = 1, 2 // the values of a map by name
 	}
-	for i := start; i < v.len(); i += step {
-		item := resolve(v.child(i))
-		if item.kind() != mappingNode {
+	for i := start; i < v.Len(); i += step {
+		item := parse.Resolve(v.Child(i))
+		if item.Kind() != mappingNode {
 			continue
 		}
-		if t, _ := mapGet(item, "@type"); isTypeURL(str(t)) {
+		if t, _ := parse.MapGet(item, "@type"); isTypeURL(str(t)) {
 			f.add(item, "typed")
 			found = true
 		} else if plausible(item, kind) {
@@ -279,25 +281,25 @@ func plausible(n node, kind string) bool {
 // CiliumEnvoyConfig, the items of a List, the string data of a ConfigMap,
 // the patches of an EnvoyPatchPolicy, else anything in its spec.
 func (f *finder) kubernetes(n node, depth int) bool {
-	kindNode, _ := mapGet(n, "kind")
-	api, _ := mapGet(n, "apiVersion")
-	kind := kindNode.value()
-	name, _ := mapGet(n, "metadata")
-	name, _ = mapGet(name, "name")
+	kindNode, _ := parse.MapGet(n, "kind")
+	api, _ := parse.MapGet(n, "apiVersion")
+	kind := kindNode.Value()
+	name, _ := parse.MapGet(n, "metadata")
+	name, _ = parse.MapGet(name, "name")
 	what := "Kubernetes " + printable(kind)
-	if name.kind() == scalarNode {
-		what += " " + printable(name.value())
+	if name.Kind() == scalarNode {
+		what += " " + printable(name.Value())
 	}
 	found := false
 	switch {
 	case strings.HasSuffix(kind, "List"):
-		items, _ := mapGet(n, "items")
-		for i := range items.len() {
-			if f.walk(items.child(i), depth+1) {
+		items, _ := parse.MapGet(n, "items")
+		for i := range items.Len() {
+			if f.walk(items.Child(i), depth+1) {
 				found = true
 			}
 		}
-		if items.len() == 0 {
+		if items.Len() == 0 {
 			found = true // an empty List: nothing to read, nothing to refuse
 		}
 	case strings.HasPrefix(kind, "Cilium") && strings.HasSuffix(kind, "EnvoyConfig") && strings.HasPrefix(str(api), "cilium.io/"):
@@ -306,14 +308,14 @@ func (f *finder) kubernetes(n node, depth int) bool {
 	case kind == "EnvoyPatchPolicy":
 		found = f.patches(n)
 	case kind == "ConfigMap":
-		data, _ := mapGet(n, "data")
-		for i := 1; i < data.len(); i += 2 {
-			if v := resolve(data.child(i)); v.kind() == scalarNode && f.embedded(v) {
+		data, _ := parse.MapGet(n, "data")
+		for i := 1; i < data.Len(); i += 2 {
+			if v := parse.Resolve(data.Child(i)); v.Kind() == scalarNode && f.embedded(v) {
 				found = true
 			}
 		}
 	default:
-		spec, _ := mapGet(n, "spec")
+		spec, _ := parse.MapGet(n, "spec")
 		found = f.walk(spec, depth+1)
 	}
 	if !found {
@@ -326,17 +328,17 @@ func (f *finder) kubernetes(n node, depth int) bool {
 // at the root, typed by its "type"); patches of parts of a resource are
 // not resources of their own.
 func (f *finder) patches(n node) bool {
-	spec, _ := mapGet(n, "spec")
-	list, _ := mapGet(spec, "jsonPatches")
+	spec, _ := parse.MapGet(n, "spec")
+	list, _ := parse.MapGet(spec, "jsonPatches")
 	found := false
-	for i := range list.len() {
-		p := resolve(list.child(i))
-		t, _ := mapGet(p, "type")
-		op, _ := mapGet(p, "operation")
-		path, _ := mapGet(op, "path")
-		v, _ := mapGet(op, "value")
+	for i := range list.Len() {
+		p := parse.Resolve(list.Child(i))
+		t, _ := parse.MapGet(p, "type")
+		op, _ := parse.MapGet(p, "operation")
+		path, _ := parse.MapGet(op, "path")
+		v, _ := parse.MapGet(op, "value")
 		kind := urlKind(str(t))
-		if kind == "" || v.kind() != mappingNode || strings.Trim(str(path), "/") != "" {
+		if kind == "" || v.Kind() != mappingNode || strings.Trim(str(path), "/") != "" {
 			continue
 		}
 		f.add(v, kind)
@@ -383,8 +385,8 @@ func itoa(n int) string {
 
 // str is a node's scalar value, "" for no node.
 func str(n node) string {
-	if !n.ok() {
+	if !n.OK() {
 		return ""
 	}
-	return n.value()
+	return n.Value()
 }

@@ -250,7 +250,7 @@ func (r *reader) data(file, text string) {
 		probs = append(probs, tpl.notice(file))
 	}
 	if len(docs) > 0 {
-		r.src.expect(docs[0].t.maps)
+		r.src.expect(treeOf(docs[0]).Maps)
 	}
 	var first *group
 	f := &finder{file: file, src: r.src}
@@ -287,7 +287,7 @@ func (r *reader) data(file, text string) {
 // output.
 func (r *reader) split(file string, doc node, f *finder) (units []unit, own bool) {
 	if r.kind == "" {
-		if dumps := egctlDumps(resolve(doc)); dumps != nil {
+		if dumps := egctlDumps(parse.Resolve(doc)); dumps != nil {
 			for _, d := range dumps {
 				units = append(units, unit{file: file, node: d})
 			}
@@ -308,7 +308,7 @@ func (r *reader) standalone(u unit) bool {
 		kind = u.kind
 	}
 	if kind == "" {
-		kind = detectKind(resolve(u.node))
+		kind = detectKind(parse.Resolve(u.node))
 	}
 	return kind == KindBootstrap || kind == KindConfigDump || kind == kindBootstrapDump
 }
@@ -316,7 +316,7 @@ func (r *reader) standalone(u unit) bool {
 // load reads the group's documents as one configuration.
 func (g *group) load(src *Sources, kind string) *Config {
 	cfg := &Config{Sources: src, Files: g.files, Problems: g.probs, byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
-	l := &loader{cfg: cfg, kind: kind}
+	l := &loader{collector: collector{cfg: cfg}, kind: kind}
 	for _, u := range g.docs {
 		k := kind
 		if k == "" {

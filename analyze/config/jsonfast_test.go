@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // yamlNodes is what yaml.v3 alone makes of data (the slow path), converted
@@ -19,22 +21,22 @@ func yamlNodes(t *testing.T, data []byte) (node, bool) {
 	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&n); err != nil || n.Kind != yaml.DocumentNode || len(n.Content) != 1 {
 		return node{}, false
 	}
-	return (&tree{}).fromYAML(n.Content[0]), true
+	return (&tree{}).FromYAML(n.Content[0]), true
 }
 
 // describe is one node without its children, for messages.
 func describe(n node) string {
 	return fmt.Sprintf("{kind %d tag %q style %d value %q at %d:%d, %d children, anchored %v}",
-		n.kind(), n.shortTag(), n.style(), n.value(), n.line(), n.col(), n.len(), n.anchored())
+		n.Kind(), n.ShortTag(), n.Style(), n.Value(), n.Line(), n.Col(), n.Len(), n.Anchored())
 }
 
 // sameNodes compares two trees node by node, naming the first difference.
 func sameNodes(a, b node, path string) string {
-	if describe(a) != describe(b) || (a.kind() == aliasNode) && describe(a.target()) != describe(b.target()) {
+	if describe(a) != describe(b) || (a.Kind() == aliasNode) && describe(a.Target()) != describe(b.Target()) {
 		return fmt.Sprintf("%s: fast %s, yaml.v3 %s", path, describe(a), describe(b))
 	}
-	for i := range a.len() {
-		if d := sameNodes(a.child(i), b.child(i), fmt.Sprintf("%s/%d", path, i)); d != "" {
+	for i := range a.Len() {
+		if d := sameNodes(a.Child(i), b.Child(i), fmt.Sprintf("%s/%d", path, i)); d != "" {
 			return d
 		}
 	}
@@ -57,7 +59,7 @@ func checkFast(t *testing.T, name string, data []byte) bool {
 	if d := sameNodes(fast, slow, ""); d != "" {
 		t.Errorf("%s: %s", name, d)
 	}
-	if n, bound := len(fast.t.nodes), jsonNodeBound(string(data)); n > bound {
+	if n, bound := treeOf(fast).Size(), parse.JSONNodeBound(string(data)); n > bound {
 		t.Errorf("%s: %d nodes, more than the bound %d", name, n, bound)
 	}
 	return true
@@ -133,7 +135,7 @@ func FuzzJSONFastPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { checkFast(t, "fuzz", data) })
 }
 
-// The nodes are sized from jsonNodeBound, which must not count short
+// The nodes are sized from parse.JSONNodeBound, which must not count short
 // (empty containers, nesting) and is exact without brackets or
 // punctuation inside strings.
 func TestJSONNodeBound(t *testing.T) {
@@ -151,7 +153,7 @@ func TestJSONNodeBound(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: fast path refused", c.src)
 		}
-		n, bound := len(root.t.nodes), jsonNodeBound(c.src)
+		n, bound := treeOf(root).Size(), parse.JSONNodeBound(c.src)
 		if n > bound || c.exact && n != bound {
 			t.Errorf("%s: %d nodes, bound %d", c.src, n, bound)
 		}

@@ -8,6 +8,8 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/anypb"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // legacyFields reads v2-era fields that v3 removed but that old configs
@@ -19,7 +21,7 @@ func init() {
 	filterConfig := func(d *decoder, k, v node, m protoreflect.Message) { d.v2FilterConfig(k, v, m) }
 	ignored := func(replacement string) func(d *decoder, k, v node, m protoreflect.Message) {
 		return func(d *decoder, k, v node, m protoreflect.Message) {
-			d.problem(k, SevWarning, CodeLegacy, "\""+k.value()+"\" is v2 syntax, removed in v3 (use "+replacement+"); lbctl does not read it")
+			d.problem(k, SevWarning, CodeLegacy, "\""+k.Value()+"\" is v2 syntax, removed in v3 (use "+replacement+"); lbctl does not read it")
 		}
 	}
 	legacyFields = map[protoreflect.FullName]map[string]func(*decoder, node, node, protoreflect.Message){
@@ -57,15 +59,15 @@ const (
 // it is read fully and without a warning.
 func v2Listeners(state listenerState) func(d *decoder, k, v node, m protoreflect.Message) {
 	return func(d *decoder, k, v node, m protoreflect.Message) {
-		if v.kind() != sequenceNode {
-			d.errorf(v, CodeType, "expected a list for \""+k.value()+"\", found "+kindName(v))
+		if v.Kind() != sequenceNode {
+			d.errorf(v, CodeType, "expected a list for \""+k.Value()+"\", found "+kindName(v))
 			return
 		}
 		dump := m.Interface().(*adminv3.ListenersConfigDump)
-		for ci := range v.len() {
-			item := v.child(ci)
+		for ci := range v.Len() {
+			item := v.Child(ci)
 			st := &adminv3.ListenersConfigDump_DynamicListenerState{}
-			d.message(resolve(item), st.ProtoReflect())
+			d.message(parse.Resolve(item), st.ProtoReflect())
 			dl := &adminv3.ListenersConfigDump_DynamicListener{}
 			d.src.record(dl, item)
 			switch state {
@@ -85,7 +87,7 @@ func v2Listeners(state listenerState) func(d *decoder, k, v node, m protoreflect
 // the v3 form Envoy converted it to.
 func (d *decoder) v2Hosts(k, v node, m protoreflect.Message) {
 	d.problem(k, SevWarning, CodeLegacy, "\"hosts\" is v2 syntax, removed in v3; read as load_assignment endpoints")
-	if v.kind() != sequenceNode {
+	if v.Kind() != sequenceNode {
 		d.errorf(v, CodeType, "expected a list for \"hosts\", found "+kindName(v))
 		return
 	}
@@ -96,10 +98,10 @@ func (d *decoder) v2Hosts(k, v node, m protoreflect.Message) {
 	}
 	group := &endpointv3.LocalityLbEndpoints{}
 	d.src.record(group, v)
-	for ci := range v.len() {
-		item := v.child(ci)
+	for ci := range v.Len() {
+		item := v.Child(ci)
 		addr := &corev3.Address{}
-		d.message(resolve(item), addr.ProtoReflect())
+		d.message(parse.Resolve(item), addr.ProtoReflect())
 		ep := &endpointv3.LbEndpoint{HostIdentifier: &endpointv3.LbEndpoint_Endpoint{Endpoint: &endpointv3.Endpoint{Address: addr}}}
 		d.src.record(ep, item)
 		group.LbEndpoints = append(group.LbEndpoints, ep)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // DefaultMaxInput is the default size limit of one input, file or answer.
@@ -66,15 +68,15 @@ func checkExpansion(file string, doc node, maxAlias int) *Problem {
 	}
 	var walk func(n node, depth int) measure
 	walk = func(n node, depth int) measure {
-		if prob != nil || !n.ok() {
+		if prob != nil || !n.OK() {
 			return measure{}
 		}
 		if depth > MaxDepth {
 			fail(n, "nesting deeper than %d levels (lbctl's limit on nesting depth)", MaxDepth)
 			return measure{}
 		}
-		if n.kind() == aliasNode {
-			m, ok := memo[n.target()]
+		if n.Kind() == aliasNode {
+			m, ok := memo[n.Target()]
 			if ok && m.size < 0 {
 				// An alias inside the node it names: the decoder would
 				// follow it for ever (yaml.v3: "anchor value contains itself").
@@ -82,9 +84,9 @@ func checkExpansion(file string, doc node, maxAlias int) *Problem {
 				return measure{}
 			}
 			if !ok {
-				memo[n.target()] = measure{-1, -1} // being walked
-				m = walk(n.target(), depth)
-				memo[n.target()] = m
+				memo[n.Target()] = measure{-1, -1} // being walked
+				m = walk(n.Target(), depth)
+				memo[n.Target()] = m
 			}
 			if depth+m.height > MaxDepth+1 {
 				fail(n, "nesting deeper than %d levels once aliases are expanded (lbctl's limit on nesting depth)", MaxDepth)
@@ -95,13 +97,13 @@ func checkExpansion(file string, doc node, maxAlias int) *Problem {
 			return m
 		}
 		m := measure{size: 1, height: 1}
-		for ci := range n.len() {
-			c := n.child(ci)
+		for ci := range n.Len() {
+			c := n.Child(ci)
 			cm := walk(c, depth+1)
 			m.size = min(m.size+cm.size, 2*maxAlias) // saturate: enough to fail, no overflow
 			m.height = max(m.height, cm.height+1)
 		}
-		if n.anchored() {
+		if n.Anchored() {
 			memo[n] = m
 		}
 		return m
@@ -155,38 +157,9 @@ func checkJSONCommas(file string, data []byte) *Problem {
 	if len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
 		return nil
 	}
-	line, col := 1, 1
-	inString, escaped := false, false
-	commaLine, commaCol := 0, 0 // the last comma outside strings, if only blanks followed
-	for _, r := range string(data) {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case r == '\\':
-				escaped = true
-			case r == '"':
-				inString = false
-			}
-		case r == '"':
-			inString, commaLine = true, 0
-		case r == ',':
-			commaLine, commaCol = line, col
-		case r == '}' || r == ']':
-			if commaLine > 0 {
-				return &Problem{Pos: Pos{File: file, Line: commaLine, Col: commaCol}, Severity: SevError, Code: CodeSyntax,
-					Msg: fmt.Sprintf("invalid JSON: trailing comma before '%c'", r)}
-			}
-		case r == ' ' || r == '\t' || r == '\r' || r == '\n':
-		default:
-			commaLine = 0
-		}
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
+	if line, col, closer, ok := parse.TrailingComma(data); ok {
+		return &Problem{Pos: Pos{File: file, Line: line, Col: col}, Severity: SevError, Code: CodeSyntax,
+			Msg: fmt.Sprintf("invalid JSON: trailing comma before '%c'", closer)}
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ type linker struct {
 	pending []*pendingCluster
 }
 
-func (l *loader) linker() *linker { return &linker{cfg: l.cfg, pending: l.pending} }
+func (l *collector) linker() *linker { return &linker{cfg: l.cfg, pending: l.pending} }
 
 func (l *linker) problem(p Problem) { addProblem(l.cfg, p) }
 

@@ -40,7 +40,7 @@ func liveStatus(h *adminv3.HostHealthStatus) lbmodel.HealthStatus {
 	return lbmodel.StatusHealthy
 }
 
-func (l *loader) addLiveHealth(cs *adminv3.Clusters) {
+func (l *collector) addLiveHealth(cs *adminv3.Clusters) {
 	for _, c := range cs.GetClusterStatuses() {
 		hosts := l.cfg.LiveHealth[c.GetName()]
 		if hosts == nil {

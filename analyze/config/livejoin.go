@@ -3,6 +3,8 @@ package config
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // joinLiveHealth files admin /clusters documents with the config_dump of
@@ -50,7 +52,7 @@ func (r *reader) kindOf(u unit) string {
 	if r.kind != "" {
 		return r.kind
 	}
-	return detectKind(resolve(u.node))
+	return detectKind(parse.Resolve(u.node))
 }
 
 // dropGroup removes an emptied group.

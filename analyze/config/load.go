@@ -116,7 +116,7 @@ type Input struct {
 // LoadBytes reads one in-memory document stream named file.
 func LoadBytes(file string, data []byte, kind string) (*Config, error) {
 	cfg := &Config{Sources: newSources(), byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
-	l := &loader{cfg: cfg, kind: kind}
+	l := &loader{collector: collector{cfg: cfg}, kind: kind}
 	l.data(file, data)
 	l.linker().link()
 	cfg.Problems.sanitize()
@@ -128,9 +128,18 @@ func LoadBytes(file string, data []byte, kind string) (*Config, error) {
 	return cfg, nil
 }
 
+// loader walks inputs' documents and decodes them into messages; the
+// collector it embeds keeps what the walk finds for the linker.
 type loader struct {
+	collector
+	kind string
+}
+
+// collector gathers the decoded resources: clusters wait for linking,
+// listeners and routes go to the Config, those of a config_dump are ranked
+// first by where they stand in it.
+type collector struct {
 	cfg     *Config
-	kind    string
 	pending []*pendingCluster
 	// dump collects the resources of the config_dump being read, ranked
 	// by where they stand in it (rank).
@@ -143,7 +152,7 @@ type pendingCluster struct {
 	file string
 }
 
-func (l *loader) problem(p Problem) { addProblem(l.cfg, p) }
+func (l *collector) problem(p Problem) { addProblem(l.cfg, p) }
 
 // addProblem records p on cfg, its message made safe to print.
 func addProblem(cfg *Config, p Problem) {
@@ -192,7 +201,7 @@ func (l *loader) data(file string, data []byte) {
 		probs = append(probs, tpl.notice(file))
 	}
 	if len(docs) > 0 {
-		l.cfg.Sources.expect(docs[0].t.maps)
+		l.cfg.Sources.expect(treeOf(docs[0]).Maps)
 	}
 	l.cfg.Problems = append(l.cfg.Problems, probs...)
 	if len(docs) == 0 && len(probs) == 0 {
@@ -214,7 +223,7 @@ func (l *loader) decode(file string, n node, m proto.Message, lenient bool) {
 	l.cfg.Problems = append(l.cfg.Problems, d.probs...)
 }
 
-func (l *loader) addCluster(file string, c *clusterv3.Cluster) {
+func (l *collector) addCluster(file string, c *clusterv3.Cluster) {
 	if l.dump != nil {
 		l.dump.clusters.add(c.GetName(), c, l.rank)
 		return
@@ -222,7 +231,7 @@ func (l *loader) addCluster(file string, c *clusterv3.Cluster) {
 	l.pending = append(l.pending, &pendingCluster{c: c, file: file})
 }
 
-func (l *loader) addBootstrap(file string, b *bootstrapv3.Bootstrap) {
+func (l *collector) addBootstrap(file string, b *bootstrapv3.Bootstrap) {
 	if b == nil {
 		return
 	}
@@ -239,7 +248,7 @@ func (l *loader) addBootstrap(file string, b *bootstrapv3.Bootstrap) {
 
 // addListener keeps the listener and the route configs inlined in its HTTP
 // connection managers.
-func (l *loader) addListener(li *listenerv3.Listener) {
+func (l *collector) addListener(li *listenerv3.Listener) {
 	if l.dump != nil {
 		l.dump.listeners.add(li.GetName(), li, l.rank)
 	} else {
@@ -268,7 +277,7 @@ func (l *loader) addListener(li *listenerv3.Listener) {
 }
 
 // addRoutes keeps a route configuration; rank orders it inside a dump.
-func (l *loader) addRoutes(r *routev3.RouteConfiguration, rank int) {
+func (l *collector) addRoutes(r *routev3.RouteConfiguration, rank int) {
 	if r.GetVhds() != nil {
 		// Virtual hosts delivered on demand (VHDS) are not in the route
 		// configuration resource itself; an Envoy-written dump shows the

@@ -21,38 +21,38 @@ func QuickClusterNames(paths []string) []string {
 	var names []string
 	var visit func(n node, depth int)
 	visit = func(n node, depth int) {
-		n = resolve(n)
-		if !n.ok() || depth > 12 {
+		n = parse.Resolve(n)
+		if !n.OK() || depth > 12 {
 			return
 		}
-		switch n.kind() {
+		switch n.Kind() {
 		case sequenceNode:
-			for ci := range n.len() {
-				c := n.child(ci)
+			for ci := range n.Len() {
+				c := n.Child(ci)
 				visit(c, depth+1)
 			}
 		case mappingNode:
 			// A Resource wrapper {name, resource} names its resource,
 			// which may be anything: look inside, as discovery() does.
-			if inner, _ := mapGet(n, "resource"); inner.ok() {
+			if inner, _ := parse.MapGet(n, "resource"); inner.OK() {
 				visit(inner, depth+1)
 				return
 			}
 			// So does a CSDS generic config {type_url, name, xds_config}.
-			if inner, _ := mapGet(n, "xds_config", "xdsConfig"); inner.ok() && resolve(inner).kind() == mappingNode {
+			if inner, _ := parse.MapGet(n, "xds_config", "xdsConfig"); inner.OK() && parse.Resolve(inner).Kind() == mappingNode {
 				visit(inner, depth+1)
 				return
 			}
 			if detectKind(n) == KindCluster || isTypedCluster(n) {
-				if v, _ := mapGet(n, "name"); v.ok() && v.kind() == scalarNode && !seen[v.value()] {
-					seen[v.value()] = true
-					names = append(names, v.value())
+				if v, _ := parse.MapGet(n, "name"); v.OK() && v.Kind() == scalarNode && !seen[v.Value()] {
+					seen[v.Value()] = true
+					names = append(names, v.Value())
 				}
 				return
 			}
-			for i := 0; i+1 < n.len(); i += 2 {
-				if clusterContainers[n.child(i).value()] {
-					visit(n.child(i+1), depth+1)
+			for i := 0; i+1 < n.Len(); i += 2 {
+				if clusterContainers[n.Child(i).Value()] {
+					visit(n.Child(i+1), depth+1)
 				}
 			}
 			// egctl's {xds: {<ns>/<gateway>: dump}}: keys are gateway names.
@@ -91,8 +91,8 @@ func QuickClusterNames(paths []string) []string {
 }
 
 func isTypedCluster(n node) bool {
-	t, _ := mapGet(n, "@type")
-	return t.ok() && (t.value() == "type.googleapis.com/envoy.config.cluster.v3.Cluster" || t.value() == "type.googleapis.com/envoy.api.v2.Cluster")
+	t, _ := parse.MapGet(n, "@type")
+	return t.OK() && (t.Value() == "type.googleapis.com/envoy.config.cluster.v3.Cluster" || t.Value() == "type.googleapis.com/envoy.api.v2.Cluster")
 }
 
 // quickMaxBytes bounds the files read on a TAB: a bigger one (a huge

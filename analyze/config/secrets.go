@@ -34,11 +34,22 @@ func (ps Problems) sanitize() {
 	}
 }
 
+// secrecy is the secret-bearing scope a decoder is in, and how a value
+// read there may be cited in a problem.
+type secrecy struct {
+	// secret names the secret-bearing field being decoded ("" outside
+	// one): its values are recorded in Sources and never quoted.
+	secret string
+	// secretHeader is set inside a header matcher or header value whose
+	// name carries a credential (Authorization, Cookie, …).
+	secretHeader bool
+}
+
 // isSecret reports whether field k holds a credential: by its name or
 // message type (secret, from msgInfo), or as the value of a credential
 // header.
-func (d *decoder) isSecret(k node, secret bool) bool {
-	return secret || d.secretHeader && k.value() != "key" && k.value() != "name"
+func (s *secrecy) isSecret(k node, secret bool) bool {
+	return secret || s.secretHeader && k.Value() != "key" && k.Value() != "name"
 }
 
 // headerMessages are the messages that pair a header name with a value.
@@ -50,12 +61,12 @@ var headerMessages = map[protoreflect.FullName]string{
 // headerNamed reports whether n, a header matcher or value whose header
 // name is under key, is for a header that carries a credential.
 func headerNamed(key string, n node) bool {
-	if n.kind() != mappingNode {
+	if n.Kind() != mappingNode {
 		return false
 	}
-	for i := 0; i+1 < n.len(); i += 2 {
-		if n.child(i).value() == key && n.child(i+1).kind() == scalarNode {
-			return IsSecretHeader(n.child(i + 1).value())
+	for i := 0; i+1 < n.Len(); i += 2 {
+		if n.Child(i).Value() == key && n.Child(i+1).Kind() == scalarNode {
+			return IsSecretHeader(n.Child(i + 1).Value())
 		}
 	}
 	return false
@@ -63,27 +74,27 @@ func headerNamed(key string, n node) bool {
 
 // value cites a scalar in a message: quoted, escaped and capped, or
 // withheld inside a secret-bearing field.
-func (d *decoder) value(n node) string {
-	if d.secret != "" {
-		return "a value that is not shown (\"" + d.secret + "\" holds a secret)"
+func (s *secrecy) value(n node) string {
+	if s.secret != "" {
+		return "a value that is not shown (\"" + s.secret + "\" holds a secret)"
 	}
-	return Quote(n.value())
+	return Quote(n.Value())
 }
 
 // found describes a bad scalar after "found": its kind and quoted value,
 // or only that it is withheld.
-func (d *decoder) found(n node) string {
-	if d.secret != "" {
-		return d.value(n)
+func (s *secrecy) found(n node) string {
+	if s.secret != "" {
+		return s.value(n)
 	}
-	return kindName(n) + " " + Quote(n.value())
+	return kindName(n) + " " + Quote(n.Value())
 }
 
 // fieldName names fd in a message, with the secret field it is under.
-func (d *decoder) fieldName(fd protoreflect.FieldDescriptor) string {
+func (s *secrecy) fieldName(fd protoreflect.FieldDescriptor) string {
 	name := "\"" + string(fd.Name()) + "\""
-	if d.secret != "" && d.secret != string(fd.Name()) {
-		name += " (under \"" + d.secret + "\")"
+	if s.secret != "" && s.secret != string(fd.Name()) {
+		name += " (under \"" + s.secret + "\")"
 	}
 	return name
 }
@@ -96,27 +107,33 @@ type secretSpans struct {
 	values map[string]bool          // the values (and their lines) themselves
 }
 
-// secretValues records every scalar under n (keys too) as secret. Aliases
-// are not followed: their anchors are recorded where they are written.
-func (s *Sources) secretValues(file string, n node) {
-	if s.secrets.starts == nil {
-		s.secrets = secretSpans{starts: map[string]map[int][]int{}, whole: map[string]map[int]bool{}, values: map[string]bool{}}
+// init makes sp's maps before a first record.
+func (sp *secretSpans) init() {
+	if sp.starts == nil {
+		*sp = secretSpans{starts: map[string]map[int][]int{}, whole: map[string]map[int]bool{}, values: map[string]bool{}}
 	}
+}
+
+// addValues records every scalar under n (keys too) as secret; texts gives
+// the lines a multi-line value goes on over. Aliases are not followed:
+// their anchors are recorded where they are written.
+func (sp *secretSpans) addValues(texts *fileTexts, file string, n node) {
+	sp.init()
 	var walk func(n node, depth int)
 	walk = func(n node, depth int) {
-		if !n.ok() || depth > 100 {
+		if !n.OK() || depth > 100 {
 			return
 		}
-		switch n.kind() {
+		switch n.Kind() {
 		case scalarNode:
-			s.secretScalar(file, n)
+			sp.addScalar(texts, file, n)
 		case mappingNode:
-			for i := 1; i < n.len(); i += 2 { // values: keys are field names
-				walk(n.child(i), depth+1)
+			for i := 1; i < n.Len(); i += 2 { // values: keys are field names
+				walk(n.Child(i), depth+1)
 			}
 		case sequenceNode:
-			for ci := range n.len() {
-				c := n.child(ci)
+			for ci := range n.Len() {
+				c := n.Child(ci)
 				walk(c, depth+1)
 			}
 		}
@@ -124,16 +141,15 @@ func (s *Sources) secretValues(file string, n node) {
 	walk(n, 0)
 }
 
-func (s *Sources) secretScalar(file string, n node) {
-	if n.line() < 1 {
+func (sp *secretSpans) addScalar(texts *fileTexts, file string, n node) {
+	if n.Line() < 1 {
 		return
 	}
-	sp := &s.secrets
 	if sp.starts[file] == nil {
 		sp.starts[file], sp.whole[file] = map[int][]int{}, map[int]bool{}
 	}
-	sp.starts[file][n.line()] = append(sp.starts[file][n.line()], n.col())
-	for _, v := range append(strings.Split(n.value(), "\n"), n.value()) {
+	sp.starts[file][n.Line()] = append(sp.starts[file][n.Line()], n.Col())
+	for _, v := range append(strings.Split(n.Value(), "\n"), n.Value()) {
 		if v = strings.TrimSpace(v); len(v) >= minSecret {
 			sp.values[v] = true
 		}
@@ -141,18 +157,18 @@ func (s *Sources) secretScalar(file string, n node) {
 	// A value that does not end on its first line (a block scalar, a
 	// folded plain or quoted one) goes on over the lines indented more
 	// than the line it starts on.
-	count := s.lineCount(file)
-	if n.line() > count {
+	count := texts.lineCount(file)
+	if n.Line() > count {
 		return
 	}
-	first := s.Line(file, n.line())
-	if _, more := scalarEnd(first, byteOffset(first, n.col()-1)); !more {
+	first := texts.Line(file, n.Line())
+	if _, more := scalarEnd(first, byteOffset(first, n.Col()-1)); !more {
 		return
 	}
 	// The key's column: past the indentation and any "- " of a list item.
 	indent := len(first) - len(strings.TrimLeft(first, " \t-"))
-	for i := n.line(); i < count; i++ {
-		l := s.Line(file, i+1)
+	for i := n.Line(); i < count; i++ {
+		l := texts.Line(file, i+1)
 		if t := strings.TrimLeft(l, " \t"); t != "" && len(l)-len(t) <= indent {
 			break
 		}

@@ -10,18 +10,33 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/anypb"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // Sources remembers where every decoded message came from, so that any
-// later stage (lint rules, explain notes) can point at the exact line.
+// later stage (lint rules, explain notes) can point at the exact line. Its
+// parts answer apart: where a message is written, the inputs' lines, the
+// secrets to mask, and where template placeholders stand.
 type Sources struct {
+	locations
+	fileTexts
+	secrets  secretSpans
+	unknowns // template placeholders' surroundings (template.go)
+}
+
+// locations maps each decoded message to the node it was read from, and
+// each Any to its decoded payload.
+type locations struct {
 	pos      positions
 	trees    []*tree // the trees recorded nodes are in, by first node id
 	nextID   uint32  // the first node id of the next tree recorded
 	unpacked map[*anypb.Any]proto.Message
-	files    map[string]*fileText
-	secrets  secretSpans
-	unknown  unknowns // template placeholders' surroundings (template.go)
+}
+
+// fileTexts are the inputs' texts by file name, split into lines on demand.
+type fileTexts struct {
+	files map[string]*fileText
 }
 
 // fileText is one input's text; its lines are indexed on first use.
@@ -36,14 +51,14 @@ type fileText struct {
 
 func newSources() *Sources {
 	return &Sources{
-		unpacked: map[*anypb.Any]proto.Message{},
-		files:    map[string]*fileText{},
+		locations: locations{unpacked: map[*anypb.Any]proto.Message{}},
+		fileTexts: fileTexts{files: map[string]*fileText{}},
 	}
 }
 
 // expect makes room before decoding documents of about n mappings, which
 // become about as many messages (wrapper values and Any payloads add some).
-func (s *Sources) expect(n int) {
+func (s *locations) expect(n int) {
 	if n >= 1024 {
 		s.pos.grow(n + n/4)
 	}
@@ -65,91 +80,92 @@ func msgKey(m proto.Message) unsafe.Pointer {
 // record remembers n as where m is written, unless m has a place already.
 // An Any's body loses its hidden "@type" pair here (skip): that key is no
 // field of the payload, so no position asked for depends on it.
-func (s *Sources) record(m proto.Message, n node) {
+func (s *locations) record(m proto.Message, n node) {
 	k := msgKey(m)
 	if k == nil {
 		return
 	}
-	s.register(n.t)
-	s.pos.add(k, n.t.base+uint32(n.i))
+	t, i := n.Place()
+	s.register(t)
+	s.pos.add(k, t.Base+uint32(i))
 }
 
 // register gives t's nodes ids, when a first node of t is recorded.
-func (s *Sources) register(t *tree) {
-	if t.id == 0 {
+func (s *locations) register(t *tree) {
+	if t.ID == 0 {
 		// A tree is complete before it is decoded: its nodes take the
 		// ids from nextID on (uint32: far more nodes than an input can
 		// hold in memory).
 		s.trees = append(s.trees, t)
-		t.id = int32(len(s.trees))
-		t.base = s.nextID
-		s.nextID += uint32(len(t.nodes))
+		t.ID = int32(len(s.trees))
+		t.Base = s.nextID
+		s.nextID += uint32(t.Size())
 	}
 }
 
 // located is the node recorded first for m.
-func (s *Sources) located(m proto.Message) (node, bool) {
+func (s *locations) located(m proto.Message) (node, bool) {
 	id, ok := s.pos.find(msgKey(m))
 	if !ok {
 		return node{}, false
 	}
 	// The last tree whose first id is not past id.
-	i := sort.Search(len(s.trees), func(i int) bool { return s.trees[i].base > id }) - 1
+	i := sort.Search(len(s.trees), func(i int) bool { return s.trees[i].Base > id }) - 1
 	t := s.trees[i]
-	return node{t: t, i: int32(id - t.base)}, true
+	return parse.At(t, int32(id-t.Base)), true
 }
 
 // Pos is where message m starts; the zero Pos if m was not loaded from a file.
-func (s *Sources) Pos(m proto.Message) Pos {
+func (s *locations) Pos(m proto.Message) Pos {
 	if n, ok := s.located(m); ok {
-		return n.pos(n)
+		return nodePos(treeOf(n).File, n)
 	}
 	return Pos{}
 }
 
 // FieldPos is where field (its proto name) of m is written: the key, or m
 // itself when the field is absent.
-func (s *Sources) FieldPos(m proto.Message, field string) Pos {
+func (s *locations) FieldPos(m proto.Message, field string) Pos {
 	n, ok := s.located(m)
 	if !ok {
 		return Pos{}
 	}
 	a, b := fieldSpellings(m, field)
-	if _, k := mapGet(n, a, b); k.ok() {
-		return n.pos(k)
+	if _, k := parse.MapGet(n, a, b); k.OK() {
+		return nodePos(treeOf(n).File, k)
 	}
-	return n.pos(n)
+	return nodePos(treeOf(n).File, n)
 }
 
 // ValuePos is where the value of field of m is written, or FieldPos.
-func (s *Sources) ValuePos(m proto.Message, field string) Pos {
+func (s *locations) ValuePos(m proto.Message, field string) Pos {
 	n, ok := s.located(m)
 	if !ok {
 		return Pos{}
 	}
 	a, b := fieldSpellings(m, field)
-	if v, _ := mapGet(n, a, b); v.ok() {
-		return n.pos(v)
+	if v, _ := parse.MapGet(n, a, b); v.OK() {
+		return nodePos(treeOf(n).File, v)
 	}
-	return n.pos(n)
+	return nodePos(treeOf(n).File, n)
 }
 
 // ElemPos is where element i of a repeated scalar field of m is written.
-func (s *Sources) ElemPos(m proto.Message, field string, i int) Pos {
+func (s *locations) ElemPos(m proto.Message, field string, i int) Pos {
 	n, ok := s.located(m)
 	if !ok {
 		return Pos{}
 	}
 	a, b := fieldSpellings(m, field)
-	if v, _ := mapGet(n, a, b); v.ok() && v.kind() == sequenceNode && i < v.len() {
-		return n.pos(v.child(i))
+	if v, _ := parse.MapGet(n, a, b); v.OK() && v.Kind() == sequenceNode && i < v.Len() {
+		return nodePos(treeOf(n).File, v.Child(i))
 	}
 	return s.FieldPos(m, field)
 }
 
 // Unpacked returns the decoded payload of a typed config, or nil when its
 // type is unknown to this build.
-func (s *Sources) Unpacked(a *anypb.Any) proto.Message {
+func (s *locations) Unpacked(a *anypb.Any) proto.Message {
 	if a == nil {
 		return nil
 	}
@@ -158,7 +174,7 @@ func (s *Sources) Unpacked(a *anypb.Any) proto.Message {
 
 // Line returns line n (from 1) of file, for snippets: without its "\n"
 // or "\r\n".
-func (s *Sources) Line(file string, n int) string {
+func (s *fileTexts) Line(file string, n int) string {
 	f := s.files[file]
 	if f == nil || n < 1 || n > f.count() {
 		return ""
@@ -174,7 +190,7 @@ func (s *Sources) Line(file string, n int) string {
 }
 
 // lineCount is the number of lines of file.
-func (s *Sources) lineCount(file string) int {
+func (s *fileTexts) lineCount(file string) int {
 	if f := s.files[file]; f != nil {
 		return f.count()
 	}
@@ -182,7 +198,7 @@ func (s *Sources) lineCount(file string) int {
 }
 
 // Lines returns every line of file, for scans such as inline suppressions.
-func (s *Sources) Lines(file string) []string {
+func (s *fileTexts) Lines(file string) []string {
 	f := s.files[file]
 	if f == nil {
 		return nil
@@ -209,7 +225,7 @@ func (f *fileText) count() int {
 }
 
 // addFile keeps file's text; lines are split only when asked for.
-func (s *Sources) addFile(file, text string) {
+func (s *fileTexts) addFile(file, text string) {
 	s.files[file] = &fileText{text: text}
 }
 
@@ -219,4 +235,19 @@ func fieldSpellings(m proto.Message, field string) (string, string) {
 		return field, fd.JSONName()
 	}
 	return field, field
+}
+
+// nodePos is where n is written in file; the zero node is file alone.
+func nodePos(file string, n node) Pos {
+	if !n.OK() {
+		return Pos{File: file}
+	}
+	line, col := n.LineCol()
+	return Pos{File: file, Line: line, Col: col}
+}
+
+// treeOf is the tree n is in (nil for no node).
+func treeOf(n node) *tree {
+	t, _ := n.Place()
+	return t
 }

@@ -110,7 +110,7 @@ func (t *templated) notice(file string) Problem {
 
 // hasSentinel reports a scalar holding a replaced placeholder.
 func hasSentinel(n node) bool {
-	return n.kind() == scalarNode && strings.ContainsRune(n.value(), sentinel)
+	return n.Kind() == scalarNode && strings.ContainsRune(n.Value(), sentinel)
 }
 
 // unknowns are the line spans of file that hold unknown values.
@@ -122,27 +122,27 @@ type unknowns struct {
 // markUnknown records the messages around an unknown value: the innermost
 // and up to three enclosing ones while they are short (a socket address up
 // to its LbEndpoint, not the cluster).
-func (s *Sources) markUnknown(file string, stack []node) {
-	s.unknown.mu.Lock()
-	defer s.unknown.mu.Unlock()
-	if s.unknown.spans == nil {
-		s.unknown.spans = map[string][][2]int{}
+func (u *unknowns) markUnknown(file string, stack []node) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.spans == nil {
+		u.spans = map[string][][2]int{}
 	}
 	for i := len(stack) - 1; i >= 0; i-- {
-		first, last := stack[i].line(), lastLine(stack[i], 0)
+		first, last := stack[i].Line(), lastLine(stack[i], 0)
 		if i < len(stack)-4 || i < len(stack)-1 && last-first > 10 {
 			break
 		}
-		s.unknown.spans[file] = append(s.unknown.spans[file], [2]int{first, last})
+		u.spans[file] = append(u.spans[file], [2]int{first, last})
 	}
 }
 
 // Unknown reports a position inside a message holding a template
 // placeholder's unknown value.
-func (s *Sources) Unknown(p Pos) bool {
-	s.unknown.mu.Lock()
-	defer s.unknown.mu.Unlock()
-	for _, sp := range s.unknown.spans[p.File] {
+func (u *unknowns) Unknown(p Pos) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, sp := range u.spans[p.File] {
 		if p.Line >= sp[0] && p.Line <= sp[1] {
 			return true
 		}
@@ -152,12 +152,12 @@ func (s *Sources) Unknown(p Pos) bool {
 
 // lastLine is the last line n's subtree starts a node on.
 func lastLine(n node, depth int) int {
-	last := n.line()
+	last := n.Line()
 	if depth > MaxDepth {
 		return last
 	}
-	for i := range n.len() {
-		if l := lastLine(n.child(i), depth+1); l > last {
+	for i := range n.Len() {
+		if l := lastLine(n.Child(i), depth+1); l > last {
 			last = l
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // wellKnown decodes the messages whose JSON form is not a plain mapping of
@@ -18,7 +20,7 @@ var wellKnown map[protoreflect.FullName]func(d *decoder, n node, m protoreflect.
 
 func init() {
 	wrapper := func(d *decoder, n node, m protoreflect.Message) bool {
-		if n.kind() == mappingNode {
+		if n.Kind() == mappingNode {
 			return false
 		}
 		fd := m.Descriptor().Fields().ByName("value")
@@ -44,13 +46,13 @@ func init() {
 }
 
 func decodeDuration(d *decoder, n node, m protoreflect.Message) bool {
-	if n.kind() == mappingNode {
+	if n.Kind() == mappingNode {
 		return false // {seconds: 5, nanos: 0}, seen in v2-era configs
 	}
-	s := n.value()
+	s := n.Value()
 	var dur time.Duration
 	var err error
-	if strings.HasSuffix(s, "s") && n.shortTag() == "!!str" {
+	if strings.HasSuffix(s, "s") && n.ShortTag() == "!!str" {
 		var f float64
 		f, err = strconv.ParseFloat(strings.TrimSuffix(s, "s"), 64)
 		if err == nil && (math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 315576000000) {
@@ -77,10 +79,10 @@ func decodeDuration(d *decoder, n node, m protoreflect.Message) bool {
 }
 
 func decodeTimestamp(d *decoder, n node, m protoreflect.Message) bool {
-	if n.kind() == mappingNode {
+	if n.Kind() == mappingNode {
 		return false
 	}
-	t, err := time.Parse(time.RFC3339Nano, n.value())
+	t, err := time.Parse(time.RFC3339Nano, n.Value())
 	if err != nil {
 		d.errorf(n, CodeType, "expected an RFC 3339 timestamp, found "+d.value(n))
 		return true
@@ -92,11 +94,11 @@ func decodeTimestamp(d *decoder, n node, m protoreflect.Message) bool {
 }
 
 func decodeFieldMask(d *decoder, n node, m protoreflect.Message) bool {
-	if n.kind() != scalarNode {
+	if n.Kind() != scalarNode {
 		return false
 	}
 	list := m.Mutable(m.Descriptor().Fields().ByName("paths")).List()
-	for _, p := range strings.Split(n.value(), ",") {
+	for _, p := range strings.Split(n.Value(), ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			list.Append(protoreflect.ValueOfString(p))
 		}
@@ -106,42 +108,42 @@ func decodeFieldMask(d *decoder, n node, m protoreflect.Message) bool {
 
 // plainValue converts any node to a structpb value.
 func (d *decoder) plainValue(n node) *structpb.Value {
-	n = resolve(n)
-	switch n.kind() {
+	n = parse.Resolve(n)
+	switch n.Kind() {
 	case mappingNode:
 		s := &structpb.Struct{Fields: map[string]*structpb.Value{}}
-		for i := 0; i+1 < n.len(); i += 2 {
-			s.Fields[n.child(i).value()] = d.plainValue(n.child(i + 1))
+		for i := 0; i+1 < n.Len(); i += 2 {
+			s.Fields[n.Child(i).Value()] = d.plainValue(n.Child(i + 1))
 		}
 		d.src.record(s, n)
 		return structpb.NewStructValue(s)
 	case sequenceNode:
 		l := &structpb.ListValue{}
-		for ci := range n.len() {
-			c := n.child(ci)
+		for ci := range n.Len() {
+			c := n.Child(ci)
 			l.Values = append(l.Values, d.plainValue(c))
 		}
 		return structpb.NewListValue(l)
 	}
-	switch n.shortTag() {
+	switch n.ShortTag() {
 	case "!!null":
 		return structpb.NewNullValue()
 	case "!!bool":
-		b, _ := strconv.ParseBool(strings.ToLower(n.value()))
+		b, _ := strconv.ParseBool(strings.ToLower(n.Value()))
 		return structpb.NewBoolValue(b)
 	case "!!int", "!!float":
-		if f, err := parseFloat(n.value()); err == nil {
+		if f, err := parseFloat(n.Value()); err == nil {
 			return structpb.NewNumberValue(f)
 		}
-		if i, err := strconv.ParseInt(n.value(), 0, 64); err == nil {
+		if i, err := strconv.ParseInt(n.Value(), 0, 64); err == nil {
 			return structpb.NewNumberValue(float64(i))
 		}
 	}
-	return structpb.NewStringValue(n.value())
+	return structpb.NewStringValue(n.Value())
 }
 
 func decodeStruct(d *decoder, n node, m protoreflect.Message) bool {
-	if n.kind() != mappingNode {
+	if n.Kind() != mappingNode {
 		d.errorf(n, CodeType, "expected a mapping, found "+kindName(n))
 		return true
 	}
@@ -155,7 +157,7 @@ func decodeValue(d *decoder, n node, m protoreflect.Message) bool {
 }
 
 func decodeList(d *decoder, n node, m protoreflect.Message) bool {
-	if n.kind() != sequenceNode {
+	if n.Kind() != sequenceNode {
 		d.errorf(n, CodeType, "expected a list, found "+kindName(n))
 		return true
 	}
@@ -168,7 +170,7 @@ func decodeList(d *decoder, n node, m protoreflect.Message) bool {
 // positions) in Sources, so later stages need not unmarshal it again. An
 // unknown type is a warning: the payload is kept opaque and not checked.
 func decodeAny(d *decoder, n node, m protoreflect.Message) bool {
-	if n.kind() != mappingNode {
+	if n.Kind() != mappingNode {
 		d.errorf(n, CodeType, "expected a mapping with \"@type\", found "+kindName(n))
 		return true
 	}
@@ -178,15 +180,15 @@ func decodeAny(d *decoder, n node, m protoreflect.Message) bool {
 		d.lbExt = false
 		defer func() { d.lbExt = true }()
 	}
-	tn, tk := mapGet(n, "@type")
+	tn, tk := parse.MapGet(n, "@type")
 	var mt protoreflect.MessageType
 	var legacy, url string
 	untyped := false
 	switch {
-	case tn.ok():
-		url = tn.value()
+	case tn.OK():
+		url = tn.Value()
 		mt, legacy = resolveType(url)
-	case n.len() == 0:
+	case n.Len() == 0:
 		// typed_config: {} is an empty config; Envoy picks the factory by name.
 		return true
 	case d.anyField != "" && v2Untyped[d.anyField] != "":
@@ -222,12 +224,12 @@ func decodeAny(d *decoder, n node, m protoreflect.Message) bool {
 	sub.probs = nil
 	sub.lenient = d.lenient || legacy != ""
 	body := n
-	if tk.ok() {
-		body = n.without(tk)
+	if tk.OK() {
+		body = n.Without(tk)
 	}
 	if wellKnown[payload.Descriptor().FullName()] != nil {
 		// Well-known types keep their JSON form under "value".
-		if v, _ := mapGet(n, "value"); v.ok() {
+		if v, _ := parse.MapGet(n, "value"); v.OK() {
 			body = v
 		}
 	}

@@ -2,6 +2,8 @@ package config
 
 import (
 	"strings"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // Wrappers that control planes and Kubernetes put around xDS resources.
@@ -34,18 +36,18 @@ var resourceMapSkipped = map[string]bool{"secrets": true, "statuses": true}
 // ClusterLoadAssignment with no endpoints an empty "endpoints" list beside
 // its cluster_name; a map has neither).
 func isResourceMap(n node) bool {
-	if n.kind() != mappingNode {
+	if n.Kind() != mappingNode {
 		return false
 	}
-	if v, _ := mapGet(n, "name", "cluster_name", "clusterName"); v.ok() {
+	if v, _ := parse.MapGet(n, "name", "cluster_name", "clusterName"); v.OK() {
 		return false
 	}
-	for i := 0; i+1 < n.len(); i += 2 {
-		key, v := strings.ToLower(n.child(i).value()), resolve(n.child(i+1))
-		if _, ok := resourceMapKinds[key]; !ok || v.kind() != sequenceNode {
+	for i := 0; i+1 < n.Len(); i += 2 {
+		key, v := strings.ToLower(n.Child(i).Value()), parse.Resolve(n.Child(i+1))
+		if _, ok := resourceMapKinds[key]; !ok || v.Kind() != sequenceNode {
 			continue
 		}
-		if key == "endpoints" && v.len() > 0 && isLocalityGroup(v.child(0)) {
+		if key == "endpoints" && v.Len() > 0 && isLocalityGroup(v.Child(0)) {
 			continue // a ClusterLoadAssignment's own endpoints (its cluster_name missing)
 		}
 		return true
@@ -55,8 +57,8 @@ func isResourceMap(n node) bool {
 
 // isLocalityGroup reports a LocalityLbEndpoints mapping.
 func isLocalityGroup(n node) bool {
-	v, _ := mapGet(n, "lb_endpoints", "lbEndpoints", "locality", "priority", "load_balancing_weight", "loadBalancingWeight", "leds_cluster_locality_config", "ledsClusterLocalityConfig")
-	return v.ok()
+	v, _ := parse.MapGet(n, "lb_endpoints", "lbEndpoints", "locality", "priority", "load_balancing_weight", "loadBalancingWeight", "leds_cluster_locality_config", "ledsClusterLocalityConfig")
+	return v.OK()
 }
 
 // readResourceMap reads every key of a resource-kind map; under a key it
@@ -65,30 +67,30 @@ func isLocalityGroup(n node) bool {
 func readResourceMap(l *loader, file string, n node) {
 	f := &finder{file: file, src: l.cfg.Sources}
 	defer f.readInto(l)
-	for i := 0; i+1 < n.len(); i += 2 {
-		k, v := n.child(i), resolve(n.child(i+1))
-		key := strings.ToLower(k.value())
+	for i := 0; i+1 < n.Len(); i += 2 {
+		k, v := n.Child(i), parse.Resolve(n.Child(i+1))
+		key := strings.ToLower(k.Value())
 		if resourceMapSkipped[key] {
 			continue
 		}
 		kind, ok := resourceMapKinds[key]
 		if !ok {
-			if !f.keyed(k.value(), v) && !f.walk(v, 1) {
-				f.skip(k, "\""+printable(k.value())+"\"")
+			if !f.keyed(k.Value(), v) && !f.walk(v, 1) {
+				f.skip(k, "\""+printable(k.Value())+"\"")
 			}
 			continue
 		}
 		if isNull(v) {
 			continue
 		}
-		if v.kind() != sequenceNode {
-			l.problem(Problem{Pos: nodePos(file, v), Severity: SevError, Code: CodeType, Msg: "expected a list under \"" + k.value() + "\", found " + kindName(v)})
+		if v.Kind() != sequenceNode {
+			l.problem(Problem{Pos: nodePos(file, v), Severity: SevError, Code: CodeType, Msg: "expected a list under \"" + k.Value() + "\", found " + kindName(v)})
 			continue
 		}
-		for ci := range v.len() {
-			item := v.child(ci)
-			item = resolve(item)
-			if t, _ := mapGet(item, "@type"); t.ok() {
+		for ci := range v.Len() {
+			item := v.Child(ci)
+			item = parse.Resolve(item)
+			if t, _ := parse.MapGet(item, "@type"); t.OK() {
 				l.document(file, item, "typed")
 				continue
 			}
@@ -99,42 +101,42 @@ func readResourceMap(l *loader, file string, n node) {
 
 // isKubernetes reports a Kubernetes object: apiVersion and kind.
 func isKubernetes(n node) bool {
-	a, _ := mapGet(n, "apiVersion")
-	k, _ := mapGet(n, "kind")
-	return a.ok() && k.ok() && a.kind() == scalarNode && k.kind() == scalarNode
+	a, _ := parse.MapGet(n, "apiVersion")
+	k, _ := parse.MapGet(n, "kind")
+	return a.OK() && k.OK() && a.Kind() == scalarNode && k.Kind() == scalarNode
 }
 
 // readKubernetes reads a Cilium(Clusterwide)EnvoyConfig (spec.resources: typed
 // xDS resources) or a List of objects (items:, each read on its own).
 // Any other Kubernetes kind is one error saying what lbctl reads.
 func readKubernetes(l *loader, file string, n node) {
-	kindNode, _ := mapGet(n, "kind")
-	api, _ := mapGet(n, "apiVersion")
-	switch kind := kindNode.value(); {
+	kindNode, _ := parse.MapGet(n, "kind")
+	api, _ := parse.MapGet(n, "apiVersion")
+	switch kind := kindNode.Value(); {
 	case strings.HasSuffix(kind, "List"):
-		items, _ := mapGet(n, "items")
-		if !items.ok() || isNull(items) {
+		items, _ := parse.MapGet(n, "items")
+		if !items.OK() || isNull(items) {
 			return
 		}
-		if items.kind() != sequenceNode {
+		if items.Kind() != sequenceNode {
 			l.problem(Problem{Pos: nodePos(file, items), Severity: SevError, Code: CodeType, Msg: "expected a list under \"items\", found " + kindName(items)})
 			return
 		}
-		for ci := range items.len() {
-			item := items.child(ci)
+		for ci := range items.Len() {
+			item := items.Child(ci)
 			l.document(file, item, "")
 		}
-	case (kind == "CiliumEnvoyConfig" || kind == "CiliumClusterwideEnvoyConfig") && strings.HasPrefix(api.value(), "cilium.io/"):
-		spec, _ := mapGet(n, "spec")
-		res, _ := mapGet(spec, "resources")
-		if !res.ok() || res.kind() != sequenceNode {
+	case (kind == "CiliumEnvoyConfig" || kind == "CiliumClusterwideEnvoyConfig") && strings.HasPrefix(api.Value(), "cilium.io/"):
+		spec, _ := parse.MapGet(n, "spec")
+		res, _ := parse.MapGet(spec, "resources")
+		if !res.OK() || res.Kind() != sequenceNode {
 			l.problem(Problem{Pos: nodePos(file, kindNode), Severity: SevError, Code: CodeUnknownKind, Msg: kind + " has no spec.resources list of xDS resources"})
 			return
 		}
-		for ci := range res.len() {
-			item := res.child(ci)
-			item = resolve(item)
-			if t, _ := mapGet(item, "@type"); !t.ok() {
+		for ci := range res.Len() {
+			item := res.Child(ci)
+			item = parse.Resolve(item)
+			if t, _ := parse.MapGet(item, "@type"); !t.OK() {
 				l.problem(Problem{Pos: nodePos(file, item), Severity: SevError, Code: CodeUnknownKind, Msg: kind + " spec.resources item has no \"@type\"; expected a typed xDS resource (Cluster, ClusterLoadAssignment, Listener, RouteConfiguration)"})
 				continue
 			}
@@ -142,6 +144,6 @@ func readKubernetes(l *loader, file string, n node) {
 		}
 	default:
 		l.problem(Problem{Pos: nodePos(file, kindNode), Severity: SevError, Code: CodeUnknownKind,
-			Msg: "Kubernetes " + api.value() + " " + kind + " is not Envoy config lbctl reads; expected a CiliumEnvoyConfig, a CiliumClusterwideEnvoyConfig, or a List of them"})
+			Msg: "Kubernetes " + api.Value() + " " + kind + " is not Envoy config lbctl reads; expected a CiliumEnvoyConfig, a CiliumClusterwideEnvoyConfig, or a List of them"})
 	}
 }

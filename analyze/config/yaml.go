@@ -4,19 +4,18 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"regexp"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // parseDocuments reads every document of a YAML (or JSON) stream into nodes
-// with positions (node.go: yaml.v3's nodes are converted and dropped).
+// with positions (parse.Tree: yaml.v3's nodes are converted and dropped).
 // yaml.v3 follows YAML 1.2 for plain scalars (`yes` is a string), and JSON
 // is valid YAML 1.2, so one parser serves both; plain JSON takes a faster
-// scanner that builds the same nodes (jsonfast.go); where yaml-cpp
+// scanner that builds the same nodes (parse.ParseJSON); where yaml-cpp
 // (Envoy's parser) accepts more, yamlcpp.go bridges the gap.
 func parseDocuments(file string, data []byte) ([]node, Problems) {
 	return parseText(file, string(data), Limits{})
@@ -30,13 +29,12 @@ func parseText(file, text string, lim Limits) ([]node, Problems) {
 	// commas, which the two checks below would pass: it goes first.
 	root, ok, over := parseJSONLimited(text, b.jsonNodes)
 	if over >= 0 {
-		t := &tree{src: text, offsets: true}
-		line, col := t.offsetLineCol(over)
+		line, col := parse.OffsetLineCol(text, over)
 		return nil, Problems{*b.tooManyNodes(file, line, col, b.jsonNodes, MaxJSONNodes)}
 	}
 	if ok {
-		root.t.file = file
-		if root.t.deep {
+		treeOf(root).File = file
+		if treeOf(root).Deep {
 			if p := checkExpansion(file, root, b.aliasNodes); p != nil {
 				return nil, Problems{*p}
 			}
@@ -69,7 +67,7 @@ func parseStream(file string, data []byte, maxAlias int) ([]node, Problems) {
 	var probs Problems
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []node
-	t := &tree{file: file}
+	t := &tree{File: file}
 	for {
 		var n yaml.Node
 		err := dec.Decode(&n)
@@ -81,7 +79,7 @@ func parseStream(file string, data []byte, maxAlias int) ([]node, Problems) {
 			break
 		}
 		if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-			root := t.fromYAML(n.Content[0])
+			root := t.FromYAML(n.Content[0])
 			if p := checkExpansion(file, root, maxAlias); p != nil {
 				probs = append(probs, *p)
 				continue
@@ -90,95 +88,25 @@ func parseStream(file string, data []byte, maxAlias int) ([]node, Problems) {
 			docs = append(docs, root)
 		}
 	}
-	t.fit() // appends left up to half of the tree unused
+	t.Fit() // appends left up to half of the tree unused
 	return docs, probs
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
-
 // syntaxProblem turns a yaml.v3 error ("yaml: line 3: did not find ...")
-// into a positioned problem. yaml.v3 gives a line but no column, so the
-// column is found in that line (syntaxColumn).
+// into a positioned problem (parse.SyntaxPos).
 func syntaxProblem(file string, data []byte, err error) Problem {
-	msg := err.Error()
-	line := 1
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		if m[1] != "" {
-			line, _ = strconv.Atoi(m[1])
-		}
-		msg = m[2]
-	}
-	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0]
-	}
-	return Problem{Pos: Pos{File: file, Line: line, Col: syntaxColumn(lineOf(data, line), msg)}, Severity: SevError, Code: CodeSyntax, Msg: "invalid YAML: " + msg}
-}
-
-// valueColon is the index of the first ':' at or after from that is
-// followed by a blank or the end of the line, or -1.
-func valueColon(line string, from int) int {
-	for i := from; i < len(line); i++ {
-		if line[i] == ':' && (i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t') {
-			return i
-		}
-	}
-	return -1
-}
-
-// lineOf is line n (from 1) of data, without its newline.
-func lineOf(data []byte, n int) string {
-	for i := 1; i < n; i++ {
-		j := bytes.IndexByte(data, '\n')
-		if j < 0 {
-			return ""
-		}
-		data = data[j+1:]
-	}
-	if j := bytes.IndexByte(data, '\n'); j >= 0 {
-		data = data[:j]
-	}
-	return strings.TrimSuffix(string(data), "\r")
-}
-
-// syntaxColumn is the column (from 1, in characters) in line that the
-// scanner's message names: the character that cannot start a token, the
-// colon of a nested mapping value, else the line's first character.
-func syntaxColumn(line, msg string) int {
-	at := -1
-	switch {
-	case strings.Contains(msg, "tab character"):
-		at = strings.IndexByte(line, '\t')
-	case strings.Contains(msg, "cannot start any token"):
-		at = strings.IndexAny(line, "\t@`")
-	case strings.Contains(msg, "mapping values are not allowed"):
-		// The scanner stops at the value indicator that opens the nested
-		// mapping: the second "key:" of "a: b: c", else the only one (a
-		// plain scalar continued from the line above).
-		if first := valueColon(line, 0); first >= 0 {
-			at = first
-			if second := valueColon(line, first+1); second >= 0 {
-				at = second
-			}
-		}
-	}
-	if at < 0 {
-		at = len(line) - len(strings.TrimLeft(line, " \t-"))
-		if at == len(line) {
-			at = 0
-		}
-	}
-	return utf8.RuneCountInString(line[:at]) + 1
+	line, col, msg := parse.SyntaxPos(data, err)
+	return Problem{Pos: Pos{File: file, Line: line, Col: col}, Severity: SevError, Code: CodeSyntax, Msg: "invalid YAML: " + msg}
 }
 
 func kindName(n node) string {
-	switch n.kind() {
+	switch n.Kind() {
 	case mappingNode:
 		return "a mapping"
 	case sequenceNode:
 		return "a list"
 	case scalarNode:
-		switch n.shortTag() {
+		switch n.ShortTag() {
 		case "!!str":
 			return "a string"
 		case "!!int":

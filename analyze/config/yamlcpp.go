@@ -3,6 +3,8 @@ package config
 import (
 	"bytes"
 	"strings"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
 // Envoy reads YAML with yaml-cpp (ValueUtil::loadFromYaml, then
@@ -39,10 +41,10 @@ func untabComments(data []byte) ([]byte, bool) {
 // lowercase, UPPERCASE or Capitalised form. Envoy's parseYamlNode tries it
 // on every unquoted scalar; a quoted one (tag "!") stays a string.
 func yamlCppBool(n node) (value, ok bool) {
-	if n.kind() != scalarNode || n.style()&(styleDoubleQuoted|styleSingleQuoted|styleLiteral|styleFolded) != 0 {
+	if n.Kind() != scalarNode || n.Style()&(parse.StyleDoubleQuoted|parse.StyleSingleQuoted|parse.StyleLiteral|parse.StyleFolded) != 0 {
 		return false, false
 	}
-	s := n.value()
+	s := n.Value()
 	if s == "" || !flexibleCase(s) {
 		return false, false
 	}
@@ -72,7 +74,7 @@ func flexibleCase(s string) bool {
 // every value read from one would be wrong, so the document is reported
 // once per placeholder and not read further.
 func templatePlaceholders(file string, n node, lines []string, probs *Problems) {
-	if !n.ok() {
+	if !n.OK() {
 		return
 	}
 	if isPlaceholder(n) {
@@ -80,26 +82,26 @@ func templatePlaceholders(file string, n node, lines []string, probs *Problems) 
 			Msg: "unrendered template placeholder " + placeholderText(n, lines) + ": render the template before checking it (the rest of this document is not read)"})
 		return
 	}
-	for ci := range n.len() {
-		c := n.child(ci)
+	for ci := range n.Len() {
+		c := n.Child(ci)
 		templatePlaceholders(file, c, lines, probs)
 	}
 }
 
 func isPlaceholder(n node) bool {
-	if n.kind() != mappingNode || n.style()&styleFlow == 0 || n.len() != 2 {
+	if n.Kind() != mappingNode || n.Style()&parse.StyleFlow == 0 || n.Len() != 2 {
 		return false
 	}
-	k, v := n.child(0), n.child(1)
-	return k.kind() == mappingNode && k.style()&styleFlow != 0 && isNull(v) && v.value() == ""
+	k, v := n.Child(0), n.Child(1)
+	return k.Kind() == mappingNode && k.Style()&parse.StyleFlow != 0 && isNull(v) && v.Value() == ""
 }
 
 // placeholderText is the placeholder as written, when it is short and
 // printable; otherwise a generic spelling.
 func placeholderText(n node, lines []string) string {
-	if n.line() >= 1 && n.line() <= len(lines) {
-		line := lines[n.line()-1]
-		if start := n.col() - 1; start >= 0 && start < len(line) {
+	if n.Line() >= 1 && n.Line() <= len(lines) {
+		line := lines[n.Line()-1]
+		if start := n.Col() - 1; start >= 0 && start < len(line) {
 			if end := strings.Index(line[start:], "}}"); strings.HasPrefix(line[start:], "{{") && end > 0 && end < 80 {
 				text := line[start : start+end+2]
 				if strings.IndexFunc(text, func(r rune) bool { return r < 0x20 || r == 0x7f }) < 0 {

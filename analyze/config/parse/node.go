@@ -1,4 +1,4 @@
-package config
+package parse
 
 import (
 	"strings"
@@ -14,24 +14,24 @@ import (
 // its siblings are consecutive entries, and scalar values of JSON input
 // stay substrings of the input.
 
-// nodeKind is what a node is, as yaml.v3's Kind (documents are unwrapped).
-type nodeKind uint8
+// Kind is what a node is, as yaml.v3's Kind (documents are unwrapped).
+type Kind uint8
 
 const (
-	noNode nodeKind = iota
-	scalarNode
-	mappingNode
-	sequenceNode
-	aliasNode
+	NoNode Kind = iota
+	ScalarNode
+	MappingNode
+	SequenceNode
+	AliasNode
 )
 
 // Styles, the bits of yaml.v3's Style.
 const (
-	styleDoubleQuoted = uint8(yaml.DoubleQuotedStyle)
-	styleSingleQuoted = uint8(yaml.SingleQuotedStyle)
-	styleLiteral      = uint8(yaml.LiteralStyle)
-	styleFolded       = uint8(yaml.FoldedStyle)
-	styleFlow         = uint8(yaml.FlowStyle)
+	StyleDoubleQuoted = uint8(yaml.DoubleQuotedStyle)
+	StyleSingleQuoted = uint8(yaml.SingleQuotedStyle)
+	StyleLiteral      = uint8(yaml.LiteralStyle)
+	StyleFolded       = uint8(yaml.FoldedStyle)
+	StyleFlow         = uint8(yaml.FlowStyle)
 )
 
 // Tags as yaml.v3's Node.ShortTag resolves them; tagCustom looks the tag
@@ -74,15 +74,15 @@ const (
 // or an index in strs); a container's children (first index in kids, or
 // the first child with flagRun, and count); an alias's target and its
 // name's index in strs. at is where the node starts: its offset in src
-// for JSON (tree.offsets), else its line and column packed (setPos).
+// for JSON (tree.offsets), else its line and column packed (SetPos).
 type entry struct {
 	a, b, at                uint32
 	kind, tag, style, flags uint8
 }
 
-// tree holds the nodes of one input file.
-type tree struct {
-	file   string
+// Tree holds the nodes of one input file.
+type Tree struct {
+	File   string
 	src    string
 	nodes  []entry
 	kids   []int32
@@ -94,34 +94,44 @@ type tree struct {
 	offsets   bool
 	marksOnce sync.Once
 	marks     []lineMark
-	maps      int    // mapping nodes: about the messages they decode to
-	deep      bool   // JSON nested past MaxDepth (checkExpansion's work)
-	id        int32  // index+1 in Sources.trees, once a node is recorded
-	base      uint32 // then the id of its first node (Sources.record)
+	Maps      int    // mapping nodes: about the messages they decode to
+	Deep      bool   // JSON nested past the depth limit (the expansion check's work)
+	ID        int32  // index+1 in the loader's list of trees, once a node is recorded
+	Base      uint32 // then the id of its first node
 }
 
-// node is a handle on one entry; the zero node is "no node". skip, when
+// Size is the number of nodes of t.
+func (t *Tree) Size() int { return len(t.nodes) }
+
+// Node is a handle on one entry; the zero node is "no node". skip, when
 // not 0, hides the mapping pair whose key is child skip-1 (an Any's
 // "@type" beside its payload's fields).
-type node struct {
-	t    *tree
+type Node struct {
+	t    *Tree
 	i    int32
 	skip int32
 }
 
-func (n node) ok() bool { return n.t != nil }
+// OK reports a node, not the zero Node.
+func (n Node) OK() bool { return n.t != nil }
 
-func (n node) e() *entry { return &n.t.nodes[n.i] }
+// At is node i of t (0 ≤ i < t.Size()).
+func At(t *Tree, i int32) Node { return Node{t: t, i: i} }
 
-func (n node) kind() nodeKind {
+// Place is where n is: its tree and its index there (nil for no node).
+func (n Node) Place() (*Tree, int32) { return n.t, n.i }
+
+func (n Node) e() *entry { return &n.t.nodes[n.i] }
+
+func (n Node) Kind() Kind {
 	if n.t == nil {
-		return noNode
+		return NoNode
 	}
-	return nodeKind(n.t.nodes[n.i].kind)
+	return Kind(n.t.nodes[n.i].kind)
 }
 
-// shortTag is the tag yaml.v3's ShortTag gives the node.
-func (n node) shortTag() string {
+// ShortTag is the tag yaml.v3's ShortTag gives the node.
+func (n Node) ShortTag() string {
 	e := n.e()
 	if e.tag == tagCustom {
 		return n.t.custom[n.i]
@@ -129,18 +139,20 @@ func (n node) shortTag() string {
 	return tagNames[e.tag]
 }
 
-func (n node) style() uint8 { return n.e().style }
+// Style is the node's style bits (yaml.v3's Style).
+func (n Node) Style() uint8 { return n.e().style }
 
-func (n node) anchored() bool { return n.e().flags&flagAnchor != 0 }
+// Anchored reports a node that carries an anchor.
+func (n Node) Anchored() bool { return n.e().flags&flagAnchor != 0 }
 
-// value is a scalar's value, an alias's name (as yaml.v3's Value), "" for
+// Value is a scalar's value, an alias's name (as yaml.v3's Value), "" for
 // others.
-func (n node) value() string {
+func (n Node) Value() string {
 	e := n.e()
 	switch {
-	case e.kind == uint8(aliasNode):
+	case e.kind == uint8(AliasNode):
 		return n.t.strs[e.b]
-	case e.kind != uint8(scalarNode):
+	case e.kind != uint8(ScalarNode):
 		return ""
 	case e.flags&flagStrs != 0:
 		return n.t.strs[e.a]
@@ -148,15 +160,16 @@ func (n node) value() string {
 	return n.t.src[e.a : e.a+e.b]
 }
 
-func (n node) line() int { l, _ := n.lineCol(); return l }
-func (n node) col() int  { _, c := n.lineCol(); return c }
+// Line and Col are where the node starts, from 1.
+func (n Node) Line() int { l, _ := n.LineCol(); return l }
+func (n Node) Col() int  { _, c := n.LineCol(); return c }
 
-// lineCol is where the node starts, from 1.
-func (n node) lineCol() (int, int) {
+// LineCol is where the node starts, from 1.
+func (n Node) LineCol() (int, int) {
 	e := n.e()
 	switch {
 	case n.t.offsets:
-		return n.t.offsetLineCol(int(e.at))
+		return n.t.OffsetLineCol(int(e.at))
 	case e.flags&flagWide != 0:
 		w := n.t.wide[n.i]
 		return int(w[0]), int(w[1])
@@ -168,8 +181,8 @@ func (n node) lineCol() (int, int) {
 // past 4095 or lines past about a million go to tree.wide.
 const colBits = 12
 
-// setPos gives entry i (not an offset tree's) line and column.
-func (t *tree) setPos(i int32, line, col int) {
+// SetPos gives entry i (not an offset tree's) line and column.
+func (t *Tree) SetPos(i int32, line, col int) {
 	e := &t.nodes[i]
 	if line >= 0 && line < 1<<(32-colBits) && col >= 0 && col < 1<<colBits {
 		e.at = uint32(line)<<colBits | uint32(col)
@@ -182,6 +195,26 @@ func (t *tree) setPos(i int32, line, col int) {
 	t.wide[i] = [2]int32{int32(line), int32(col)}
 }
 
+// Reposition moves every node from where it starts to where f places it
+// (an embedded document's nodes, placed in the file that holds it).
+func (t *Tree) Reposition(f func(line, col int) (int, int)) {
+	at := make([][2]int, len(t.nodes))
+	for i := range t.nodes {
+		at[i][0], at[i][1] = At(t, int32(i)).LineCol()
+		at[i][0], at[i][1] = f(at[i][0], at[i][1])
+	}
+	t.offsets = false
+	for i := range t.nodes {
+		t.nodes[i].flags &^= flagWide
+		t.SetPos(int32(i), at[i][0], at[i][1])
+	}
+}
+
+// OffsetLineCol places byte offset off of src as a JSON tree's nodes are.
+func OffsetLineCol(src string, off int) (int, int) {
+	return (&Tree{src: src, offsets: true}).OffsetLineCol(off)
+}
+
 // lineMark is the line at the start of a block of src and the offset
 // where that line starts.
 type lineMark struct{ line, start int32 }
@@ -190,9 +223,9 @@ type lineMark struct{ line, start int32 }
 // at most one block.
 const markBlock = 4096
 
-// offsetLineCol places an offset of src: its line and byte column (the
+// OffsetLineCol places an offset of src: its line and byte column (the
 // JSON fast path takes ASCII only, where bytes are yaml.v3's columns).
-func (t *tree) offsetLineCol(off int) (int, int) {
+func (t *Tree) OffsetLineCol(off int) (int, int) {
 	t.marksOnce.Do(t.markLines)
 	k := off / markBlock
 	m := t.marks[k]
@@ -206,7 +239,7 @@ func (t *tree) offsetLineCol(off int) (int, int) {
 	return line, off - start + 1
 }
 
-func (t *tree) markLines() {
+func (t *Tree) markLines() {
 	t.marks = make([]lineMark, len(t.src)/markBlock+1)
 	line, start, from := 1, 0, 0
 	for k := range t.marks {
@@ -223,10 +256,10 @@ func (t *tree) markLines() {
 	}
 }
 
-// fit trims the entries and child lists to their length when the
+// Fit trims the entries and child lists to their length when the
 // estimate left much unused (the tree lives as long as the Config); a
 // little is not worth a copy.
-func (t *tree) fit() {
+func (t *Tree) Fit() {
 	if cap(t.nodes)-len(t.nodes) > len(t.nodes)/8 {
 		t.nodes = append(make([]entry, 0, len(t.nodes)), t.nodes...)
 	}
@@ -235,13 +268,13 @@ func (t *tree) fit() {
 	}
 }
 
-// len is the number of children (keys and values of a mapping).
-func (n node) len() int {
+// Len is the number of children (keys and values of a mapping).
+func (n Node) Len() int {
 	if n.t == nil {
 		return 0
 	}
 	e := n.e()
-	if e.kind != uint8(mappingNode) && e.kind != uint8(sequenceNode) {
+	if e.kind != uint8(MappingNode) && e.kind != uint8(SequenceNode) {
 		return 0
 	}
 	if n.skip != 0 {
@@ -250,23 +283,23 @@ func (n node) len() int {
 	return int(e.b)
 }
 
-// child is child i (0 ≤ i < len).
-func (n node) child(i int) node {
+// Child is child i (0 ≤ i < len).
+func (n Node) Child(i int) Node {
 	if n.skip != 0 && i >= int(n.skip)-1 {
 		i += 2
 	}
 	e := &n.t.nodes[n.i]
 	if e.flags&flagRun != 0 {
-		return node{t: n.t, i: int32(e.a) + int32(i)}
+		return Node{t: n.t, i: int32(e.a) + int32(i)}
 	}
-	return node{t: n.t, i: n.t.kids[int(e.a)+i]}
+	return Node{t: n.t, i: n.t.kids[int(e.a)+i]}
 }
 
 // setKids gives container i its children c. Entries are added depth
 // first, so children are consecutive entries when no child but the last
 // has children of its own (a socket_address, an address): those need no
 // place in kids.
-func (t *tree) setKids(i int32, c []int32) {
+func (t *Tree) setKids(i int32, c []int32) {
 	e := &t.nodes[i]
 	e.b = uint32(len(c))
 	run := true
@@ -284,66 +317,62 @@ func (t *tree) setKids(i int32, c []int32) {
 	t.kids = append(t.kids, c...)
 }
 
-// target is the node an alias names.
-func (n node) target() node {
-	return node{t: n.t, i: int32(n.e().a)}
+// SetChildren replaces container i's children by c (a mapping's pairs
+// thinned, say).
+func (t *Tree) SetChildren(i int32, c []int32) {
+	t.nodes[i].flags &^= flagRun // setKids sets it again only for a run
+	t.setKids(i, c)
 }
 
-// without hides the pair whose key is k (a child of the mapping n).
-func (n node) without(k node) node {
-	for i := 0; i+1 < n.len(); i += 2 {
-		if n.child(i) == k {
-			return node{t: n.t, i: n.i, skip: int32(i) + 1}
+// Target is the node an alias names.
+func (n Node) Target() Node {
+	return Node{t: n.t, i: int32(n.e().a)}
+}
+
+// Without hides the pair whose key is k (a child of the mapping n).
+func (n Node) Without(k Node) Node {
+	for i := 0; i+1 < n.Len(); i += 2 {
+		if n.Child(i) == k {
+			return Node{t: n.t, i: n.i, skip: int32(i) + 1}
 		}
 	}
 	return n
 }
 
-// resolve follows an alias to the anchored node.
-func resolve(n node) node {
-	for i := 0; n.kind() == aliasNode && i < 1000; i++ {
-		n = n.target()
+// Resolve follows an alias to the anchored node.
+func Resolve(n Node) Node {
+	for i := 0; n.Kind() == AliasNode && i < 1000; i++ {
+		n = n.Target()
 	}
 	return n
 }
 
-// mapGet returns the value and key nodes of key in a mapping, trying each
+// MapGet returns the value and key nodes of key in a mapping, trying each
 // name in turn (snake_case and camelCase spellings).
-func mapGet(n node, names ...string) (val, key node) {
-	n = resolve(n)
-	if n.kind() != mappingNode {
-		return node{}, node{}
+func MapGet(n Node, names ...string) (val, key Node) {
+	n = Resolve(n)
+	if n.Kind() != MappingNode {
+		return Node{}, Node{}
 	}
 	for _, name := range names {
-		for i := 0; i+1 < n.len(); i += 2 {
-			if k := n.child(i); k.value() == name {
-				return resolve(n.child(i + 1)), k
+		for i := 0; i+1 < n.Len(); i += 2 {
+			if k := n.Child(i); k.Value() == name {
+				return Resolve(n.Child(i + 1)), k
 			}
 		}
 	}
-	return node{}, node{}
-}
-
-// pos is where m is written, in n's file (m and n of one tree).
-func (n node) pos(m node) Pos { return nodePos(n.t.file, m) }
-
-func nodePos(file string, n node) Pos {
-	if !n.ok() {
-		return Pos{File: file}
-	}
-	line, col := n.lineCol()
-	return Pos{File: file, Line: line, Col: col}
+	return Node{}, Node{}
 }
 
 // add appends an entry and returns its index.
-func (t *tree) add(e entry) int32 {
+func (t *Tree) add(e entry) int32 {
 	t.nodes = append(t.nodes, e)
 	return int32(len(t.nodes) - 1)
 }
 
-// fromYAML converts a yaml.v3 document into t and returns its root, so that
+// FromYAML converts a yaml.v3 document into t and returns its root, so that
 // the yaml.Node tree can go.
-func (t *tree) fromYAML(root *yaml.Node) node {
+func (t *Tree) FromYAML(root *yaml.Node) Node {
 	var anchors map[*yaml.Node]int32 // made at the first anchor
 	var stack []int32                // children of the open containers
 	var conv func(n *yaml.Node) int32
@@ -356,21 +385,21 @@ func (t *tree) fromYAML(root *yaml.Node) node {
 		e.tag = tagCode(short)
 		switch n.Kind {
 		case yaml.ScalarNode:
-			e.kind = uint8(scalarNode)
+			e.kind = uint8(ScalarNode)
 			e.flags |= flagStrs
 			e.a = uint32(len(t.strs))
 			t.strs = append(t.strs, n.Value)
 		case yaml.MappingNode:
-			e.kind = uint8(mappingNode)
-			t.maps++
+			e.kind = uint8(MappingNode)
+			t.Maps++
 		case yaml.SequenceNode:
-			e.kind = uint8(sequenceNode)
+			e.kind = uint8(SequenceNode)
 		case yaml.AliasNode:
-			e.kind = uint8(aliasNode)
+			e.kind = uint8(AliasNode)
 			e.b = t.str(n.Value)
 		}
 		i := t.add(e)
-		t.setPos(i, n.Line, n.Column)
+		t.SetPos(i, n.Line, n.Column)
 		if e.tag == tagCustom {
 			if t.custom == nil {
 				t.custom = map[int32]string{}
@@ -387,8 +416,8 @@ func (t *tree) fromYAML(root *yaml.Node) node {
 		case yaml.AliasNode:
 			target, ok := anchors[n.Alias]
 			if !ok { // yaml.v3 always sets Alias to an earlier anchor
-				target = t.add(entry{kind: uint8(scalarNode), tag: tagNull, flags: flagStrs, a: t.str("")})
-				t.setPos(target, n.Line, n.Column)
+				target = t.add(entry{kind: uint8(ScalarNode), tag: tagNull, flags: flagStrs, a: t.str("")})
+				t.SetPos(target, n.Line, n.Column)
 			}
 			t.nodes[i].a = uint32(target)
 		case yaml.MappingNode, yaml.SequenceNode:
@@ -402,10 +431,10 @@ func (t *tree) fromYAML(root *yaml.Node) node {
 		}
 		return i
 	}
-	return node{t: t, i: conv(root)}
+	return Node{t: t, i: conv(root)}
 }
 
-func (t *tree) str(s string) uint32 {
+func (t *Tree) str(s string) uint32 {
 	t.strs = append(t.strs, s)
 	return uint32(len(t.strs) - 1)
 }

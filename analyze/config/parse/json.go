@@ -1,4 +1,4 @@
-package config
+package parse
 
 import (
 	"strconv"
@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// parseJSONNodes is the fast path for JSON input (config_dumps, discovery
+// ParseJSON is the fast path for JSON input (config_dumps, discovery
 // responses): a single-pass scanner that builds the very tree (node.go)
 // that yaml.v3's nodes convert to for the same text (kinds, tags, styles,
 // values, line:col), so the decode path and every message stay identical,
@@ -17,44 +17,41 @@ import (
 // no surrogate escapes. Anything else returns ok=false and the caller uses yaml.v3,
 // which also produces the error messages. TestJSONFastPathMatchesYAML
 // compares the two on every fixture and corpus file.
-func parseJSONNodes(src string) (root node, ok bool) {
-	root, ok, _ = parseJSONLimited(src, MaxJSONNodes)
-	return root, ok
-}
-
-// parseJSONLimited is parseJSONNodes building at most maxNodes nodes; over
-// is the offset of the node past them (ok is false then), else -1.
-func parseJSONLimited(src string, maxNodes int) (root node, ok bool, over int) {
-	t := &tree{src: src, offsets: true}
+//
+// It builds at most maxNodes nodes: past them ok is false and over is the
+// offset of the node past them, else over is -1. A tree nested past
+// maxDepth is marked Deep.
+func ParseJSON(src string, maxNodes, maxDepth int) (root Node, ok bool, over int) {
+	t := &Tree{src: src, offsets: true}
 	s := &jsonScanner{t: t, src: src, line: 1, maxNodes: maxNodes, over: -1}
 	s.space()
 	// Offsets and line marks are 32-bit: past 2 GiB (--max-input raised)
 	// yaml.v3's path reads it.
 	if len(src) >= 1<<31 || s.pos >= len(s.src) || (s.src[s.pos] != '{' && s.src[s.pos] != '[') {
-		return node{}, false, -1
+		return Node{}, false, -1
 	}
-	t.nodes = make([]entry, 0, min(jsonNodeBound(src), maxNodes+1))
+	t.nodes = make([]entry, 0, min(JSONNodeBound(src), maxNodes+1))
 	t.kids = make([]int32, 0, cap(t.nodes)/2) // most children are runs (setKids)
 	i := s.value(0)
 	if s.bad {
-		return node{}, false, s.over
+		return Node{}, false, s.over
 	}
 	s.space()
 	if s.bad || s.pos != len(s.src) {
-		return node{}, false, -1
+		return Node{}, false, -1
 	}
 	// JSON has no aliases: only nesting can pass the limits.
-	t.deep = s.maxDepth > MaxDepth
-	t.fit()
-	return node{t: t, i: i}, true, -1
+	t.Deep = s.maxDepth > maxDepth
+	t.Fit()
+	return Node{t: t, i: i}, true, -1
 }
 
-// jsonNodeBound is at least the number of nodes of JSON src: the root,
+// JSONNodeBound is at least the number of nodes of JSON src: the root,
 // plus a key and a value per ':', plus the elements of arrays, which
 // number one more than their ','s when not empty. That is 1 + ':'s + ','s
 // + non-empty containers; counting every bracket, and the characters in
 // strings, only adds to it.
-func jsonNodeBound(src string) int {
+func JSONNodeBound(src string) int {
 	n := 1
 	for _, c := range [...]string{":", ",", "{", "["} {
 		n += strings.Count(src, c)
@@ -69,7 +66,7 @@ const maxFastDepth = 1000
 const maxFastKey = 1000
 
 type jsonScanner struct {
-	t        *tree
+	t        *Tree
 	src      string // the input; scalar values are substrings of it
 	pos      int
 	line     int
@@ -83,7 +80,7 @@ type jsonScanner struct {
 
 // scalar adds a scalar whose value is src[start:end].
 func (s *jsonScanner) scalar(tag, style uint8, start, end, at int) int32 {
-	return s.t.add(entry{kind: uint8(scalarNode), tag: tag, style: style, a: uint32(start), b: uint32(end - start), at: uint32(at)})
+	return s.t.add(entry{kind: uint8(ScalarNode), tag: tag, style: style, a: uint32(start), b: uint32(end - start), at: uint32(at)})
 }
 
 // space skips JSON whitespace; a tab, CR or a non-ASCII byte ends the fast path.
@@ -112,16 +109,16 @@ func (s *jsonScanner) value(depth int) int32 {
 	if depth > s.maxDepth {
 		s.maxDepth = depth
 	}
-	at := s.pos // where the node starts: its line and column (tree.lineCol)
+	at := s.pos // where the node starts: its line and column (Node.LineCol)
 	if len(s.t.nodes) >= s.maxNodes {
 		s.bad, s.over = true, at
 		return -1
 	}
 	switch c := s.src[s.pos]; {
 	case c == '{':
-		return s.container(depth, mappingNode, tagMap, '}', at)
+		return s.container(depth, MappingNode, tagMap, '}', at)
 	case c == '[':
-		return s.container(depth, sequenceNode, tagSeq, ']', at)
+		return s.container(depth, SequenceNode, tagSeq, ']', at)
 	case c == '"':
 		return s.str(at)
 	case c == '-' || (c >= '0' && c <= '9'):
@@ -159,10 +156,10 @@ func (s *jsonScanner) delimited() bool {
 	return true
 }
 
-func (s *jsonScanner) container(depth int, kind nodeKind, tag uint8, end byte, at int) int32 {
-	n := s.t.add(entry{kind: uint8(kind), tag: tag, style: styleFlow, at: uint32(at)})
-	if kind == mappingNode {
-		s.t.maps++
+func (s *jsonScanner) container(depth int, kind Kind, tag uint8, end byte, at int) int32 {
+	n := s.t.add(entry{kind: uint8(kind), tag: tag, style: StyleFlow, at: uint32(at)})
+	if kind == MappingNode {
+		s.t.Maps++
 	}
 	s.pos++ // the opening bracket
 	base := len(s.stack)
@@ -173,7 +170,7 @@ func (s *jsonScanner) container(depth int, kind nodeKind, tag uint8, end byte, a
 		return n
 	}
 	for !s.bad {
-		if kind == mappingNode {
+		if kind == MappingNode {
 			if s.pos >= len(s.src) || s.src[s.pos] != '"' {
 				s.bad = true
 				break
@@ -227,14 +224,14 @@ func (s *jsonScanner) str(at int) int32 {
 		switch {
 		case c == '"':
 			s.pos++
-			return s.scalar(tagStr, styleDoubleQuoted, start, s.pos-1, at)
+			return s.scalar(tagStr, StyleDoubleQuoted, start, s.pos-1, at)
 		case c == '\\':
 			v, ok := s.escaped(start)
 			if !ok {
 				s.bad = true
 				return -1
 			}
-			return s.t.add(entry{kind: uint8(scalarNode), tag: tagStr, style: styleDoubleQuoted, flags: flagStrs, a: s.t.str(v), at: uint32(at)})
+			return s.t.add(entry{kind: uint8(ScalarNode), tag: tagStr, style: StyleDoubleQuoted, flags: flagStrs, a: s.t.str(v), at: uint32(at)})
 		case c < 0x20 || c >= 0x7f:
 			s.bad = true
 			return -1

@@ -1,0 +1,30 @@
+package config
+
+import "github.com/lbctl/lbctl/analyze/config/parse"
+
+// The document tree is parse's; the walk and the decoder name it often
+// enough that short local names keep them readable.
+type (
+	node     = parse.Node
+	tree     = parse.Tree
+	nodeKind = parse.Kind
+)
+
+const (
+	scalarNode   = parse.ScalarNode
+	mappingNode  = parse.MappingNode
+	sequenceNode = parse.SequenceNode
+	aliasNode    = parse.AliasNode
+)
+
+// parseJSONNodes is parse.ParseJSON within the default limits.
+func parseJSONNodes(src string) (root node, ok bool) {
+	root, ok, _ = parseJSONLimited(src, MaxJSONNodes)
+	return root, ok
+}
+
+// parseJSONLimited is parse.ParseJSON building at most maxNodes nodes,
+// nested at most MaxDepth deep.
+func parseJSONLimited(src string, maxNodes int) (root node, ok bool, over int) {
+	return parse.ParseJSON(src, maxNodes, MaxDepth)
+}
