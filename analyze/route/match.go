@@ -24,6 +24,8 @@ type routeCtx struct {
 	ssl    bool
 	m      *matcher
 	notes  []string
+	lb     Balancers // for use_hash_policy's hash
+	req    Request
 }
 
 // matchPath is the path route matchers compare: query and fragment
