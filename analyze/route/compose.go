@@ -85,23 +85,31 @@ func compose(r *Report, targets []target, lb Balancers, routeName string, req Re
 }
 
 func hostsOf(r *Report, t target, lb Balancers, routeName string, req Request) (ClusterHosts, bool) {
-	if t.crit != nil && lb.Subset != nil {
+	// A subset cluster runs its subset load balancer for every request:
+	// without criteria it goes to the fallback policy (chooseHostIteration).
+	if lb.Subset != nil {
 		h, ok, err := lb.Subset(t.name, t.crit, routeName, req)
 		if err != nil {
 			r.note("cluster %q: %v", t.name, err)
 			return ClusterHosts{}, false
 		}
 		if ok {
-			r.note("cluster %q: metadata_match goes through its subset load balancer", t.name)
+			if t.crit != nil {
+				r.note("cluster %q: metadata_match goes through its subset load balancer", t.name)
+			} else {
+				r.note("cluster %q: the request carries no metadata_match, so its subset load balancer uses its fallback policy", t.name)
+			}
 			if h.Hash != nil {
 				if r.Hash == nil {
 					r.Hash = h.Hash
 				}
-				r.note("cluster %q hashes this request (%s) to one host of the subset's own %s", t.name, h.Hash.Policy, "ring or table")
+				r.note("cluster %q hashes this request (%s) to one host of the subset's own ring or table", t.name, h.Hash.Policy)
 			}
 			return h, true
 		}
-		r.note("cluster %q has no subset load balancing: metadata_match is ignored", t.name)
+		if t.crit != nil {
+			r.note("cluster %q has no subset load balancing: metadata_match is ignored", t.name)
+		}
 	}
 	if lb.Hash != nil {
 		p, err := lb.Hash(t.name, routeName, req)

@@ -33,8 +33,8 @@ func SubsetHosts(cfg *config.Config, cl *config.Cluster, crit map[string]any, ro
 	case d.Yield == lbsubset.YieldNone:
 		out.Notes = append(out.Notes, fmt.Sprintf("cluster %q: the subset load balancer returns no host: %s", name, d.Reason))
 		return out, true, nil
-	case d.Source == lbsubset.SourceSubset:
-		out.Notes = append(out.Notes, fmt.Sprintf("cluster %q: %s; its own %s load balancer spreads the requests", name, d.Reason, ps.Settings.Policy))
+	case d.Source == lbsubset.SourceSubset && (d.Subset == nil || !d.Subset.SingleHost):
+		out.Notes = append(out.Notes, fmt.Sprintf("cluster %q: %s; the subset runs its own %s load balancer", name, d.Reason, ps.Settings.Policy))
 	default:
 		out.Notes = append(out.Notes, fmt.Sprintf("cluster %q: %s", name, d.Reason))
 	}
