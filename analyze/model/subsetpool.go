@@ -32,7 +32,8 @@ func (s *SubsetSetup) ChildSettings(c *config.Config, cl *config.Cluster) LBSett
 // priorities, health and weights, under the cluster's overprovisioning
 // factor, weighted_priority_health and panic threshold, and the locality
 // weights determineLocalityWeights gives the pool (none unless
-// locality_weight_aware). locality is false when the pool carries no
+// locality_weight_aware), with the weight of the cluster's localities
+// that have no pool host in EmptyLocalityWeight. locality is false when the pool carries no
 // locality weights, so the child does no locality-weighted pick
 // (LocalityWrr builds no scheduler and normalizeWeights stays flat).
 // all are the cluster's hosts, pool a subset of them.
@@ -41,6 +42,7 @@ func (m *Model) PoolModel(cfg subset.Config, policy string, all, pool []lbmodel.
 	out.tables = nil
 	out.Policy = policy
 	out.IsAggregate, out.Aggregate = false, nil
+	out.EmptyLocalityWeight = nil
 	out.Hosts = make([]lbmodel.Host, len(pool))
 	copy(out.Hosts, pool)
 	weights := map[int]map[lbmodel.Locality]uint32{}
@@ -52,6 +54,12 @@ func (m *Model) PoolModel(cfg subset.Config, policy string, all, pool []lbmodel.
 			ls := subset.LocalityWeights(cfg, all, pool, h.Priority)
 			for _, l := range ls {
 				w[l.Locality] = l.Weight
+				if l.Hosts == 0 && l.Weight > 0 {
+					if out.EmptyLocalityWeight == nil {
+						out.EmptyLocalityWeight = map[int]uint64{}
+					}
+					out.EmptyLocalityWeight[h.Priority] += uint64(l.Weight)
+				}
 			}
 			if ls == nil {
 				w = nil
@@ -64,26 +72,4 @@ func (m *Model) PoolModel(cfg subset.Config, policy string, all, pool []lbmodel.
 		h.LocalityWeight = w[h.Locality]
 	}
 	return &out, locality
-}
-
-// EmptyWeightedLocalities counts, per priority of pool, the localities of
-// the cluster's hosts that carry a locality weight but no pool host. A
-// hashing child's normalizeWeights sums those weights too (its
-// hostsPerLocality keeps every locality of the cluster), which only moves
-// its ring size; 0 when the pool carries no locality weights.
-func EmptyWeightedLocalities(cfg subset.Config, all, pool []lbmodel.Host) int {
-	n := 0
-	seen := map[int]bool{}
-	for _, h := range pool {
-		if seen[h.Priority] {
-			continue
-		}
-		seen[h.Priority] = true
-		for _, l := range subset.LocalityWeights(cfg, all, pool, h.Priority) {
-			if l.Hosts == 0 && l.Weight > 0 {
-				n++
-			}
-		}
-	}
-	return n
 }

@@ -135,11 +135,6 @@ func poolShares(c *config.Config, cl *config.Cluster, s *model.SubsetSetup, m *m
 		res.notes = append(res.notes, fmt.Sprintf("the subset's child policy %s picks hosts from inputs lbctl does not model: its hosts' shares are unknown", orUnknown(settings.Policy)))
 		return res, nil
 	}
-	if model.IsHashPolicy(settings.Policy) && ps.LocalityWeighted {
-		if n := model.EmptyWeightedLocalities(s.Config, m.Hosts, d.Hosts); n > 0 {
-			res.notes = append(res.notes, fmt.Sprintf("%d weighted locality(ies) of the cluster have no host in the subset: Envoy's normalizeWeights still counts their weight, which can change the subset's %s size slightly; lbctl builds it over the subset's localities", n, map[bool]string{true: "ring", false: "table"}[settings.Policy == "RING_HASH"]))
-		}
-	}
 	sh, err := lbmodel.ClusterShares(in)
 	if err != nil {
 		return poolResult{}, err

@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -162,6 +163,34 @@ func TestRouteSubsetHash(t *testing.T) {
 		want["ringsub/"+h.Address] = h.Share
 	}
 	sameShares(t, "/ring without a hash", got, want)
+}
+
+// TestRouteSubsetRingLocalities: a ring hash subset with
+// locality_weight_aware keeps the weight of its cluster's locality z3,
+// which has no subset host, in the ring's locality sum: its hosts get 1/4
+// of the normalized weight each, so the ring holds 512 entries, not 1024,
+// exactly as ringz's (z3's one host unhealthy) does.
+func TestRouteSubsetRingLocalities(t *testing.T) {
+	cfg := loadRouteSubset(t)
+	hr, err := hashing.Build(cfg, cfg.Cluster("ringz"), hashing.HashOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hr.RingSize == nil || *hr.RingSize != 512 {
+		t.Fatalf("ringz ring size %v, want 512", hr.RingSize)
+	}
+	for i := 0; i < 40; i++ {
+		user := fmt.Sprintf("u%d", i)
+		req := route.Request{Path: "/lring", Headers: [][2]string{{"x-user", user}}}
+		r, _ := routeHosts(t, cfg, req, model.Options{})
+		rep, err := hashing.Build(cfg, cfg.Cluster("ringz"), hashing.HashOptions{Keys: []string{user}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Hash == nil || r.Hash.Host != *rep.Lookups[0].Host {
+			t.Errorf("%s: subset pick %+v, ringz's %s", user, r.Hash, *rep.Lookups[0].Host)
+		}
+	}
 }
 
 func hexOf(v uint64) string {
