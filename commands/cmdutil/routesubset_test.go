@@ -94,6 +94,9 @@ func TestRouteSubsetShares(t *testing.T) {
 		// scaled by 1 of its 2 hosts is 40, z2's 20 by 1 of 4 is 5
 		// (determineLocalityWeights): 40/45 and 5/45.
 		{"/zones", map[string]float64{"zones/10.3.1.1:80": 40.0 / 45, "zones/10.3.2.1:80": 5.0 / 45}},
+		// list_as_any: 10.8.0.1's [v1, v2] puts it in the v2 subset too;
+		// weights 3 and 1.
+		{"/lists", map[string]float64{"lists/10.8.0.1:80": 0.75, "lists/10.8.0.2:80": 0.25}},
 		// fail: no subset for v9, so DEFAULT_SUBSET {version: v1}. With
 		// overprovisioning 100 its P0 (1 of 4 healthy: 25, panic) and P1
 		// (1 of 2: 50) make a total of 75: loads 33+1 and 66. With
