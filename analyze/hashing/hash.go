@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/placement"
@@ -37,6 +39,17 @@ type HashOptions struct {
 	Remove []string // host addresses to remove for the what-moves comparison
 	// GRPC answers as a proxyless gRPC client (--semantics grpc).
 	GRPC bool
+	// Pool, when set, replaces the cluster's model and settings: a subset's
+	// child load balancer, which hashes over the subset's own rings or
+	// tables (SubsetLoadBalancer::PrioritySubsetImpl).
+	Pool *Pool
+}
+
+// Pool is a subset's child load balancer: its hosts and its policy's
+// settings (analyze/subset's PoolShares).
+type Pool struct {
+	Model    *model.Model
+	Settings model.LBSettings
 }
 
 // HashRequest is one request's hash inputs.
@@ -117,6 +130,9 @@ type Dest struct {
 func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, error) {
 	m := model.Get(c, cl)
 	s := model.Settings(c, cl)
+	if opt.Pool != nil {
+		m, s = opt.Pool.Model, opt.Pool.Settings
+	}
 	if !model.IsHashPolicy(m.Policy) {
 		what := m.Policy
 		if m.IsAggregate {
@@ -257,34 +273,18 @@ func lookup(hs *placement.Setup, input string, h uint64) HashLookup {
 
 // requestLookup hashes the request through its hash policy.
 func requestLookup(c *config.Config, cl *config.Cluster, hs *placement.Setup, opt HashOptions) (HashLookup, HashPolicySource, error) {
-	rq := opt.Request
-	src, err := RequestHashPolicy(c, cl, opt.Route)
+	s := model.Settings(c, cl)
+	if opt.Pool != nil {
+		s = opt.Pool.Settings
+	}
+	src, err := requestHashPolicy(c, cl, s, opt.Route)
 	if err != nil {
 		return HashLookup{}, src, err
 	}
-	req := hash.Request{Headers: map[string][]string{}}
-	var parts []string
-	for _, h := range rq.Headers {
-		req.Headers[strings.ToLower(h[0])] = append(req.Headers[strings.ToLower(h[0])], h[1])
-		parts = append(parts, "header "+h[0]+"="+h[1])
+	req, input, err := hashRequest(opt.Request)
+	if err != nil {
+		return HashLookup{}, src, err
 	}
-	for _, ck := range rq.Cookies {
-		req.Headers["cookie"] = append(req.Headers["cookie"], ck[0]+"="+ck[1])
-		parts = append(parts, "cookie "+ck[0]+"="+ck[1])
-	}
-	if rq.SourceIP != "" {
-		ip, err := netip.ParseAddr(rq.SourceIP)
-		if err != nil {
-			return HashLookup{}, src, &model.UsageError{Msg: fmt.Sprintf("--source-ip %q: not an IP address", rq.SourceIP)}
-		}
-		req.SourceIP = ip.String()
-		parts = append(parts, "source-ip "+req.SourceIP)
-	}
-	if rq.Path != "" {
-		req.Headers[":path"] = []string{rq.Path}
-		parts = append(parts, "path "+rq.Path)
-	}
-	input := "request: " + strings.Join(parts, ", ")
 	if src.From == "" {
 		return HashLookup{Input: input, Reason: fmt.Sprintf("no hash policy: no route targets %s (name one with --route) and the cluster has none, so Envoy picks a random host", cl.Name())}, src, nil
 	}
@@ -304,6 +304,51 @@ func requestLookup(c *config.Config, cl *config.Cluster, hs *placement.Setup, op
 	}
 	l := lookup(hs, input, h)
 	return l, src, nil
+}
+
+// RequestHash is the hash a route's hash_policy gives this request, as
+// Http::HashPolicyImpl::generateHash does (no cookie is generated: the
+// weighted-cluster pick passes no callback); ok is false when no policy
+// yields one. desc names the policies.
+func RequestHash(ps []*routev3.RouteAction_HashPolicy, rq HashRequest) (h uint64, ok bool, desc string, err error) {
+	src, err := convertHashPolicies("the route's hash_policy", ps)
+	if err != nil {
+		return 0, false, "", err
+	}
+	req, _, err := hashRequest(&rq)
+	if err != nil {
+		return 0, false, "", err
+	}
+	h, ok, err = hash.Generate(src.Parsed, req)
+	return h, ok, strings.Join(src.Policies, "; "), err
+}
+
+// hashRequest is a request's hash inputs as lbmodel's, and their
+// description for output.
+func hashRequest(rq *HashRequest) (hash.Request, string, error) {
+	req := hash.Request{Headers: map[string][]string{}}
+	var parts []string
+	for _, h := range rq.Headers {
+		req.Headers[strings.ToLower(h[0])] = append(req.Headers[strings.ToLower(h[0])], h[1])
+		parts = append(parts, "header "+h[0]+"="+h[1])
+	}
+	for _, ck := range rq.Cookies {
+		req.Headers["cookie"] = append(req.Headers["cookie"], ck[0]+"="+ck[1])
+		parts = append(parts, "cookie "+ck[0]+"="+ck[1])
+	}
+	if rq.SourceIP != "" {
+		ip, err := netip.ParseAddr(rq.SourceIP)
+		if err != nil {
+			return req, "", &model.UsageError{Msg: fmt.Sprintf("--source-ip %q: not an IP address", rq.SourceIP)}
+		}
+		req.SourceIP = ip.String()
+		parts = append(parts, "source-ip "+req.SourceIP)
+	}
+	if rq.Path != "" {
+		req.Headers[":path"] = []string{rq.Path}
+		parts = append(parts, "path "+rq.Path)
+	}
+	return req, "request: " + strings.Join(parts, ", "), nil
 }
 
 // removal rebuilds the cluster without the given hosts, for both ring hash

@@ -32,7 +32,12 @@ type HashPolicySource struct {
 // route; "" means the routes that target cl, which must agree. A *UsageError
 // is returned for an unknown route name or ambiguous routes.
 func RequestHashPolicy(c *config.Config, cl *config.Cluster, route string) (HashPolicySource, error) {
-	s := model.Settings(c, cl)
+	return requestHashPolicy(c, cl, model.Settings(c, cl), route)
+}
+
+// requestHashPolicy is RequestHashPolicy for a load balancer with
+// settings s (a subset's child has its own typed policy).
+func requestHashPolicy(c *config.Config, cl *config.Cluster, s model.LBSettings, route string) (HashPolicySource, error) {
 	var typed []*routev3.RouteAction_HashPolicy
 	switch t := s.Typed.(type) {
 	case *ringv3.RingHash:

@@ -85,7 +85,7 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 			if len(all) != len(hosts) || len(all) > 0 && &all[0] != &hosts[0] {
 				t = nil
 			}
-			return hashShares(t, policy, all, source, ring, maglev, locality, local)
+			return hashShares(t, policy, all, source, ring, maglev, locality, local, m.EmptyLocalityWeight)
 		}
 		// ThreadAwareLoadBalancerBase builds one table per priority over
 		// its healthy hosts (all in panic) with locality weights folded
@@ -156,7 +156,7 @@ func LocalClusterName(c *config.Config, opt Options) string {
 // included, which sets the smallest normalized weight and so the ring size:
 // it is given all of the priority's hosts. Tables are built once per
 // cluster and shared with the notes.
-func hashShares(tables *hash.TableCache, policy string, all, source []lbmodel.Host, ring hash.RingConfig, maglev hash.MaglevConfig, locality bool, local *lbmodel.Locality) ([]float64, error) {
+func hashShares(tables *hash.TableCache, policy string, all, source []lbmodel.Host, ring hash.RingConfig, maglev hash.MaglevConfig, locality bool, local *lbmodel.Locality, empty map[int]uint64) ([]float64, error) {
 	out := make([]float64, len(source))
 	if len(source) == 0 {
 		return out, nil
@@ -165,7 +165,7 @@ func hashShares(tables *hash.TableCache, policy string, all, source []lbmodel.Ho
 	// The source is every host of the priority only in panic (or when all
 	// are healthy, where both readings agree).
 	panic := len(source) == len(level)
-	nw, err := tables.Normalize(level, hash.NormalizeOptions{LocalityWeighted: locality, Panic: panic, LocalLocality: local})
+	nw, err := tables.Normalize(level, hash.NormalizeOptions{LocalityWeighted: locality, Panic: panic, LocalLocality: local, EmptyLocalityWeight: empty[source[0].Priority]})
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,10 @@ type Model struct {
 	// HostsFromLive: the hosts come from an admin /clusters reading, as
 	// the cluster's EDS assignment is not in the input.
 	HostsFromLive bool
+	// EmptyLocalityWeight is, per priority, the weight of localities
+	// without a host here that a hashing LB still sums: a subset pool's
+	// (PoolModel). Nil for a cluster.
+	EmptyLocalityWeight map[int]uint64
 
 	tables *hash.TableCache
 }

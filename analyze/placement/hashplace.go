@@ -61,7 +61,7 @@ func build(policy string, hosts []lbmodel.Host, m *model.Model, s model.LBSettin
 		if p < len(hs.Load.Levels) {
 			pl.Panic = hs.Load.Levels[p].Panic
 		}
-		nw, err := m.Tables().Normalize(in, hash.NormalizeOptions{LocalityWeighted: s.LocalityWeighted, Panic: pl.Panic, LocalLocality: local})
+		nw, err := m.Tables().Normalize(in, hash.NormalizeOptions{LocalityWeighted: s.LocalityWeighted, Panic: pl.Panic, LocalLocality: local, EmptyLocalityWeight: m.EmptyLocalityWeight[p]})
 		if err != nil {
 			return nil, fmt.Errorf("P%d: %v", p, err)
 		}

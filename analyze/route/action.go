@@ -108,18 +108,19 @@ func (c *routeCtx) weighted(r *Report, wc *routev3.WeightedCluster, routeMD map[
 	}
 	rnd, has := c.random, c.hasRnd
 	from := "--random-value"
+	if wc.GetUseHashPolicy().GetValue() {
+		rnd, has, from = c.routeHash(r, a, rnd, has, from)
+	}
 	if hn := wc.GetHeaderName(); hn != "" {
+		set := false
 		if vs := c.h[strings.ToLower(hn)]; len(vs) == 1 {
 			if v, err := strconv.ParseUint(vs[0], 10, 64); err == nil {
-				rnd, has, from = v, true, sprintf("header %q", hn)
+				rnd, has, from, set = v, true, sprintf("header %q", hn), true
 			}
 		}
-		if from == "--random-value" {
+		if !set {
 			r.note("header_name %q does not hold one number: the stream's random value is used", hn)
 		}
-	}
-	if wc.GetUseHashPolicy().GetValue() {
-		r.note("use_hash_policy: Envoy picks the weighted cluster by the route's hash policy's hash; lbctl uses the random value instead")
 	}
 	for _, t := range all {
 		r.Clusters = append(r.Clusters, ClusterChoice{Name: t.name, Share: t.share, Weight: t.weight})
@@ -142,6 +143,29 @@ func (c *routeCtx) weighted(r *Report, wc *routev3.WeightedCluster, routeMD map[
 		begin = end
 	}
 	return nil
+}
+
+// routeHash is use_hash_policy in pickWeightedCluster: the route's
+// hash_policy's hash of the request replaces the stream's random value
+// when it yields one (a header_name value still wins over both).
+func (c *routeCtx) routeHash(r *Report, a *routev3.RouteAction, rnd uint64, has bool, from string) (uint64, bool, string) {
+	switch {
+	case len(a.GetHashPolicy()) == 0:
+		r.note("use_hash_policy: the route has no hash_policy, so the stream's random value picks the weighted cluster")
+	case c.lb.RouteHash == nil:
+		r.note("use_hash_policy: Envoy picks the weighted cluster by the route's hash policy's hash; lbctl uses the random value instead")
+	default:
+		h, ok, desc, err := c.lb.RouteHash(a.GetHashPolicy(), c.req)
+		switch {
+		case err != nil:
+			r.note("use_hash_policy: %v", err)
+		case ok:
+			return h, true, sprintf("use_hash_policy: the route's hash (%s) 0x%016x =", desc, h)
+		default:
+			r.note("use_hash_policy: the route's hash_policy (%s) yields no hash for this request, so the stream's random value picks the weighted cluster", desc)
+		}
+	}
+	return rnd, has, from
 }
 
 func nonEmpty(ts []target) []target {

@@ -88,7 +88,7 @@ func evaluate(cfg *config.Config, s source, req Request, lb Balancers) (*Report,
 	for _, kv := range req.Headers {
 		r.Request.Headers[clean(strings.ToLower(kv[0]))] = clean(kv[1])
 	}
-	c := &routeCtx{cfg: cfg, rc: rc, h: h, path: req.Path, ssl: req.SSL, m: &matcher{}}
+	c := &routeCtx{cfg: cfg, rc: rc, h: h, path: req.Path, ssl: req.SSL, m: &matcher{}, lb: lb, req: req}
 	if err := precompile(cfg, c.m, rc); err != nil {
 		return nil, err
 	}

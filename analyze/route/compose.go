@@ -1,6 +1,8 @@
 package route
 
 import (
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+
 	"github.com/lbctl/lbctl/analyze/traffic"
 )
 
@@ -11,13 +13,19 @@ import (
 type Balancers struct {
 	// Hosts gives a cluster's hosts with their shares of its traffic.
 	Hosts func(cluster string) (ClusterHosts, error)
-	// Subset gives the hosts the subset LB serves for the criteria; ok is
-	// false when the cluster has no subset load balancing.
-	Subset func(cluster string, criteria map[string]any) (h ClusterHosts, ok bool, err error)
+	// Subset gives the hosts the subset LB serves for the criteria with
+	// their shares (the subset's own child load balancer's), or the one
+	// host its hash maps req to through route's hash policy; ok is false
+	// when the cluster has no subset load balancing.
+	Subset func(cluster string, criteria map[string]any, route string, req Request) (h ClusterHosts, ok bool, err error)
 	// Hash gives the one host a RING_HASH / MAGLEV cluster maps this
 	// request to through route's (or the cluster's) hash policy; nil when
 	// the cluster does not hash or the policy makes no hash.
 	Hash func(cluster, route string, req Request) (*HashPick, error)
+	// RouteHash is the hash the route's hash_policy makes of req, for
+	// weighted clusters' use_hash_policy; ok is false when no policy
+	// yields one, desc names the policies.
+	RouteHash func(policies []*routev3.RouteAction_HashPolicy, req Request) (h uint64, ok bool, desc string, err error)
 }
 
 // ClusterHosts are a cluster's hosts with their shares of its traffic
@@ -25,6 +33,8 @@ type Balancers struct {
 type ClusterHosts struct {
 	Hosts []HostShare
 	Notes []string
+	// Hash is set when the hosts are the one a hash picked.
+	Hash *HashPick
 }
 
 // FromTraffic reads explain's (or grpc's) cluster report as host shares.
@@ -75,17 +85,31 @@ func compose(r *Report, targets []target, lb Balancers, routeName string, req Re
 }
 
 func hostsOf(r *Report, t target, lb Balancers, routeName string, req Request) (ClusterHosts, bool) {
-	if t.crit != nil && lb.Subset != nil {
-		h, ok, err := lb.Subset(t.name, t.crit)
+	// A subset cluster runs its subset load balancer for every request:
+	// without criteria it goes to the fallback policy (chooseHostIteration).
+	if lb.Subset != nil {
+		h, ok, err := lb.Subset(t.name, t.crit, routeName, req)
 		if err != nil {
 			r.note("cluster %q: %v", t.name, err)
 			return ClusterHosts{}, false
 		}
 		if ok {
-			r.note("cluster %q: metadata_match goes through its subset load balancer", t.name)
+			if t.crit != nil {
+				r.note("cluster %q: metadata_match goes through its subset load balancer", t.name)
+			} else {
+				r.note("cluster %q: the request carries no metadata_match, so its subset load balancer uses its fallback policy", t.name)
+			}
+			if h.Hash != nil {
+				if r.Hash == nil {
+					r.Hash = h.Hash
+				}
+				r.note("cluster %q hashes this request (%s) to one host of the subset's own ring or table", t.name, h.Hash.Policy)
+			}
 			return h, true
 		}
-		r.note("cluster %q has no subset load balancing: metadata_match is ignored", t.name)
+		if t.crit != nil {
+			r.note("cluster %q has no subset load balancing: metadata_match is ignored", t.name)
+		}
 	}
 	if lb.Hash != nil {
 		p, err := lb.Hash(t.name, routeName, req)

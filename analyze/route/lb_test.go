@@ -32,18 +32,18 @@ func balancers(cfg *config.Config) Balancers {
 			}
 			return FromTraffic(rep.Clusters[0]), nil
 		},
-		Subset: func(name string, crit map[string]any) (ClusterHosts, bool, error) {
+		Subset: func(name string, crit map[string]any, _ string, _ Request) (ClusterHosts, bool, error) {
 			cl, err := find(name)
 			if err != nil {
 				return ClusterHosts{}, false, err
 			}
-			rep, _, err := subset.Build(cfg, cl, subset.SubsetOptions{Match: crit})
-			if err != nil || rep == nil {
+			ps, err := subset.Shares(cfg, cl, crit, model.Options{})
+			if err != nil {
 				return ClusterHosts{}, false, nil
 			}
 			var out ClusterHosts
-			for _, h := range rep.Result.Receiving {
-				out.Hosts = append(out.Hosts, HostShare{Cluster: name, Address: h, Share: 1 / float64(len(rep.Result.Receiving))})
+			for i, h := range ps.Hosts {
+				out.Hosts = append(out.Hosts, HostShare{Cluster: name, Address: h.Address, Share: ps.Shares[i]})
 			}
 			return out, true, nil
 		},

@@ -24,6 +24,8 @@ type routeCtx struct {
 	ssl    bool
 	m      *matcher
 	notes  []string
+	lb     Balancers // for use_hash_policy's hash
+	req    Request
 }
 
 // matchPath is the path route matchers compare: query and fragment
@@ -155,8 +157,13 @@ func (c *routeCtx) runtime(fp *typev3.FractionalPercent, key string) bool {
 	if num >= den {
 		return true
 	}
+	if num == 0 {
+		c.notes = append(c.notes, sprintf("runtime_fraction %q is 0/%d (no runtime loaded: the default): the route never matches", key, den))
+		return false
+	}
 	if !c.hasRnd {
-		c.notes = append(c.notes, sprintf("runtime_fraction %q matches %d/%d of requests (no runtime loaded: the default); without --random-value a route matching only some requests is skipped", key, num, den))
+		// The stream's random value decides: no input of the request does.
+		c.notes = append(c.notes, sprintf("runtime_fraction %q matches %d/%d of requests (no runtime loaded: the default), by the stream's random value; without --random-value lbctl skips that route, so this answer is the one for the other %d/%d (give --random-value N to follow one request)", key, num, den, den-num, den))
 		return false
 	}
 	ok := c.random%den < num

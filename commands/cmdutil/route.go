@@ -6,13 +6,14 @@ import (
 	"strconv"
 	"strings"
 
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/expect"
 	"github.com/lbctl/lbctl/analyze/explain"
 	"github.com/lbctl/lbctl/analyze/hashing"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/route"
-	"github.com/lbctl/lbctl/analyze/subset"
 
 	"github.com/urfave/cli/v3"
 )
@@ -39,46 +40,49 @@ func RouteBalancers(cfg *config.Config, opt model.Options) route.Balancers {
 			}
 			return route.FromTraffic(rep.Clusters[0]), nil
 		},
-		Subset: func(name string, crit map[string]any) (route.ClusterHosts, bool, error) {
+		Subset: func(name string, crit map[string]any, routeName string, req route.Request) (route.ClusterHosts, bool, error) {
 			cl, err := find(name)
 			if err != nil {
 				return route.ClusterHosts{}, false, err
 			}
-			rep, _, err := subset.Build(cfg, cl, subset.SubsetOptions{Match: crit})
-			if err != nil || rep == nil {
-				return route.ClusterHosts{}, false, nil
-			}
-			var out route.ClusterHosts
-			for _, h := range rep.Result.Receiving {
-				out.Hosts = append(out.Hosts, route.HostShare{Cluster: name, Address: h, Share: 1 / float64(len(rep.Result.Receiving))})
-			}
-			if len(rep.Result.Receiving) > 1 {
-				// Known gap: the subset's own load balancing (weights,
-				// priorities inside the subset) is not composed yet.
-				out.Notes = append(out.Notes, fmt.Sprintf("%s: the subset's %d receiving hosts are shown with equal shares; per-host weights and priorities inside the subset are not modelled here (lbctl subset lists the pool)", name, len(rep.Result.Receiving)))
-			}
-			return out, true, nil
+			return SubsetHosts(cfg, cl, crit, routeName, req, opt)
+		},
+		RouteHash: func(ps []*routev3.RouteAction_HashPolicy, req route.Request) (uint64, bool, string, error) {
+			return hashing.RequestHash(ps, hashRequest(req))
 		},
 		Hash: func(name, routeName string, req route.Request) (*route.HashPick, error) {
 			cl, err := find(name)
 			if err != nil || !model.IsHashPolicy(model.Of(cfg, cl).Policy) {
 				return nil, nil
 			}
-			rep, err := hashing.Build(cfg, cl, hashing.HashOptions{Route: routeName, Request: &hashing.HashRequest{
-				Headers: req.Headers, Cookies: req.Cookies, SourceIP: req.SourceIP, Path: req.Path}})
-			if err != nil {
-				return nil, err
-			}
-			if len(rep.Lookups) == 0 {
-				return nil, nil
-			}
-			l := rep.Lookups[0]
-			if l.Hash == nil || l.Host == nil {
-				return nil, nil
-			}
-			return &route.HashPick{Cluster: name, Policy: HashPolicyLabel(rep.HashPolicy), Hash: fmt.Sprintf("0x%016x", *l.Hash), Host: *l.Host}, nil
+			return hashPick(cfg, cl, hashing.HashOptions{Route: routeName})(req)
 		},
 	}
+}
+
+// hashPick looks req up through cl's hash policy with opt (a subset's
+// pool in opt.Pool): the one host, or nil when no hash or no host results.
+func hashPick(cfg *config.Config, cl *config.Cluster, opt hashing.HashOptions) func(route.Request) (*route.HashPick, error) {
+	return func(req route.Request) (*route.HashPick, error) {
+		hr := hashRequest(req)
+		opt.Request = &hr
+		rep, err := hashing.Build(cfg, cl, opt)
+		if err != nil {
+			return nil, err
+		}
+		if len(rep.Lookups) == 0 {
+			return nil, nil
+		}
+		l := rep.Lookups[0]
+		if l.Hash == nil || l.Host == nil {
+			return nil, nil
+		}
+		return &route.HashPick{Cluster: cl.Name(), Policy: HashPolicyLabel(rep.HashPolicy), Hash: fmt.Sprintf("0x%016x", *l.Hash), Host: *l.Host}, nil
+	}
+}
+
+func hashRequest(req route.Request) hashing.HashRequest {
+	return hashing.HashRequest{Headers: req.Headers, Cookies: req.Cookies, SourceIP: req.SourceIP, Path: req.Path}
 }
 
 // HashPolicyLabel is the request hash policies as the contract shows

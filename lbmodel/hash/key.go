@@ -54,6 +54,11 @@ type NormalizeOptions struct {
 	// it is ordered first, as PriorityStateManager::updateClusterPrioritySet
 	// does. Nil when the node has no locality.
 	LocalLocality *lbmodel.Locality
+	// EmptyLocalityWeight is the weight of localities that have no host
+	// in hosts but count in the locality sum: a subset's host set keeps
+	// every locality of its cluster (HostSubsetImpl::update), weighted
+	// ones without a subset host included.
+	EmptyLocalityWeight uint64
 }
 
 // maxWeightSum is the limit TypedHashLbConfigBase::validateEndpoints puts on
@@ -82,7 +87,7 @@ func NormalizeWeights(hosts []lbmodel.Host, opt NormalizeOptions) (NormalizedWei
 		return out, nil
 	}
 	groups := groupByLocality(hosts, opt.LocalLocality)
-	var lsum uint64
+	lsum := opt.EmptyLocalityWeight
 	for _, g := range groups {
 		lsum += uint64(g.weight)
 	}

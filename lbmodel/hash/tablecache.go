@@ -38,7 +38,7 @@ func (c *TableCache) Normalize(hosts []lbmodel.Host, opt NormalizeOptions) (Norm
 	for i := range c.weights {
 		e := &c.weights[i]
 		if e.first != &hosts[0] || e.n != len(hosts) || e.opt.LocalityWeighted != opt.LocalityWeighted ||
-			!sameLocality(e.opt.LocalLocality, opt.LocalLocality) {
+			!sameLocality(e.opt.LocalLocality, opt.LocalLocality) || e.opt.EmptyLocalityWeight != opt.EmptyLocalityWeight {
 			continue
 		}
 		if e.opt.Panic != opt.Panic {

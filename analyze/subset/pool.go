@@ -1,0 +1,160 @@
+package subset
+
+import (
+	"fmt"
+
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
+
+	"github.com/lbctl/lbctl/lbmodel"
+	lbsubset "github.com/lbctl/lbctl/lbmodel/subset"
+)
+
+// PoolShares is where the subset load balancer sends requests carrying
+// some criteria, and each receiving host's long-run share of them.
+type PoolShares struct {
+	Decision lbsubset.Decision
+	// Hosts are the hosts that receive requests, Shares parallel to them
+	// (summing to 1 - NoHost); nil Shares: the child policy's shares
+	// cannot be computed (Notes say why).
+	Hosts  []lbmodel.Host
+	Shares []float64
+	NoHost float64
+	// Pool is the child load balancer's model (its hosts, with the pool's
+	// locality weights) and Settings its policy's: what a hashing child
+	// builds its ring or table from. Nil for a single host or no host.
+	Pool     *model.Model
+	Settings model.LBSettings
+	Notes    []string
+}
+
+// Shares runs cl's subset load balancer for criteria crit (nil: the
+// request carries none) under the what-ifs of opt, then the child policy
+// over the chosen pool: Envoy builds one child load balancer per subset
+// from the subset's host set (SubsetLoadBalancer::PrioritySubsetImpl,
+// HostSubsetImpl::update), so the shares inside it follow the pool's
+// priorities, health, panic, locality weights and host weights as
+// explain's do for a cluster (lbmodel.ClusterShares). A top-level
+// fallback pool that serves only part of its requests (fail_traffic_on_panic)
+// passes the rest to panic_mode_any (chooseHostIteration). The error is
+// ErrNoSubsetConfig, a configuration Envoy rejects, or a what-if's.
+func Shares(c *config.Config, cl *config.Cluster, crit map[string]any, opt model.Options) (*PoolShares, error) {
+	s, probs := model.Subset(c, cl)
+	if s == nil && len(probs.Errors()) == 0 {
+		return nil, fmt.Errorf("cluster %q %w", cl.Name(), ErrNoSubsetConfig)
+	}
+	if errs := probs.Errors(); len(errs) > 0 {
+		return nil, fmt.Errorf("%s: %s", errs[0].Pos, errs[0].Msg)
+	}
+	if !s.Config.Enabled() {
+		return nil, fmt.Errorf("cluster %q %w", cl.Name(), ErrNoSubsetConfig)
+	}
+	m, _, err := model.With(c, cl, opt)
+	if err != nil {
+		return nil, err
+	}
+	lb, err := lbsubset.NewLB(s.Config, m.Hosts)
+	if err != nil {
+		return nil, err
+	}
+	settings := s.ChildSettings(c, cl)
+	d := lb.Select(lbmodel.NewMatchCriteria(crit), s.Child)
+	out := &PoolShares{Decision: d, Settings: settings}
+	pool, err := poolShares(c, cl, s, m, settings, d, opt)
+	if err != nil {
+		return nil, err
+	}
+	out.Hosts, out.Shares, out.NoHost, out.Pool, out.Notes = pool.hosts, pool.shares, pool.noHost, pool.model, pool.notes
+	if d.Yield == lbsubset.YieldSome && d.Source == lbsubset.SourceFallback && !d.SelectorPolicy && !d.PanicModeAny &&
+		s.Config.PanicModeAny && out.Shares != nil && out.NoHost > 0 {
+		hosts, _ := lb.AnyEndpointSubset()
+		anyPool := lbsubset.Decision{Pool: lbsubset.PoolAnyEndpoint, Hosts: hosts, Yield: lbsubset.YieldAll}
+		p, err := poolShares(c, cl, s, m, settings, anyPool, opt)
+		if err != nil {
+			return nil, err
+		}
+		rest := out.NoHost
+		out.NoHost = rest * p.noHost
+		if p.shares == nil {
+			out.Shares = nil
+			out.Notes = append(out.Notes, p.notes...)
+			return out, nil
+		}
+		for i, h := range p.hosts {
+			out.add(h, rest*p.shares[i])
+		}
+		out.Notes = append(out.Notes, fmt.Sprintf("%.4g of the fallback pool's requests find no host (fail_traffic_on_panic) and go to panic_mode_any's pool", rest))
+	}
+	if d.Yield == lbsubset.YieldSome && len(d.Steps) > 0 && d.Steps[0].Action == "fallback_list" && out.NoHost > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%.4g of the pool's requests find no host (fail_traffic_on_panic); Envoy then tries the next fallback_list entry, which is not composed here", out.NoHost))
+	}
+	return out, nil
+}
+
+// add adds share to host h, appending it when it is not listed yet.
+func (p *PoolShares) add(h lbmodel.Host, share float64) {
+	for i := range p.Hosts {
+		if p.Hosts[i].Address == h.Address && p.Hosts[i].Priority == h.Priority {
+			p.Shares[i] += share
+			return
+		}
+	}
+	p.Hosts = append(p.Hosts, h)
+	p.Shares = append(p.Shares, share)
+}
+
+type poolResult struct {
+	hosts  []lbmodel.Host
+	shares []float64
+	noHost float64
+	model  *model.Model
+	notes  []string
+}
+
+// poolShares is the child policy's shares over d's pool.
+func poolShares(c *config.Config, cl *config.Cluster, s *model.SubsetSetup, m *model.Model, settings model.LBSettings, d lbsubset.Decision, opt model.Options) (poolResult, error) {
+	switch {
+	case d.Yield == lbsubset.YieldNone || len(d.Hosts) == 0:
+		return poolResult{shares: []float64{}, noHost: 1}, nil
+	case d.Subset != nil && d.Subset.SingleHost:
+		// SingleHostLbSubset::chooseHost returns its host, health unchecked.
+		return poolResult{hosts: d.Hosts[:1], shares: []float64{1}}, nil
+	}
+	pm, locality := m.PoolModel(s.Config, settings.Policy, m.Hosts, d.Hosts)
+	ps := settings
+	if !locality {
+		ps.LocalityWeighted = false
+	}
+	in, hp, err := model.Input(c, cl, pm, ps, opt)
+	if err != nil {
+		return poolResult{}, err
+	}
+	res := poolResult{model: pm}
+	if !hp.Computable {
+		res.hosts = pm.Hosts
+		res.notes = append(res.notes, fmt.Sprintf("the subset's child policy %s picks hosts from inputs lbctl does not model: its hosts' shares are unknown", orUnknown(settings.Policy)))
+		return res, nil
+	}
+	sh, err := lbmodel.ClusterShares(in)
+	if err != nil {
+		return poolResult{}, err
+	}
+	for i, h := range pm.Hosts {
+		if i < len(sh.Hosts) && sh.Hosts[i] > 0 {
+			res.hosts = append(res.hosts, h)
+			res.shares = append(res.shares, sh.Hosts[i])
+		}
+	}
+	if res.shares == nil {
+		res.shares = []float64{}
+	}
+	res.noHost = sh.NoHost
+	return res, nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(none Envoy knows)"
+	}
+	return s
+}
