@@ -88,7 +88,7 @@ func TestWrapperShapes(t *testing.T) {
 		{"template-bare.yaml", []string{"LB1501 info 10:9", "LB0001 info 15:26"}, ExitOK, []string{"local template-bare.yaml:4:5"}},
 		{"template-helm.yaml", []string{"LB1109 error 8:36", "LB0001 info 13:9"}, ExitFindings, nil},
 		// Envoy Gateway's EnvoyPatchPolicy: the whole cluster a patch adds.
-		{"patch-policy.yaml", []string{"LB1004 error 19:49"}, ExitFindings, nil},
+		{"patch-policy.yaml", []string{"LB1513 warning 18:29"}, ExitOK, []string{"ratelimit patch-policy.yaml:15:9"}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -110,7 +110,7 @@ func TestWrapperShapes(t *testing.T) {
 // placed in the wrapper's file too.
 func TestWrapperRejectedPlacement(t *testing.T) {
 	for file, want := range map[string]string{
-		"patch-policy.yaml":  wrappers + "patch-policy.yaml:15:9: cluster \"ratelimit\": least request: choice_count 1, Envoy requires >= 2",
+		"template-env.yaml":  wrappers + "template-env.yaml:8:26: cluster \"backend\": Envoy rejects this cluster: ring hash: minimum_ring_size (1024) > maximum_ring_size (12)",
 		"template-helm.yaml": wrappers + "template-helm.yaml:8:36: cluster \"search\": Envoy rejects this cluster: The table size of maglev must be prime number",
 	} {
 		code, _, errs := runLBCTL("explain", wrappers+file)
