@@ -49,6 +49,16 @@ func TestDistributionFiles(t *testing.T) {
 		hooks[1]["id"] != "lbctl-test" || hooks[1]["entry"] != "lbctl test" || hooks[1]["language"] != "golang" {
 		t.Errorf(".pre-commit-hooks.yaml: %v", hooks)
 	}
+	// docs/lint.md says what the hook runs, and shows it running.
+	doc, _ := os.ReadFile("../docs/lint.md")
+	if len(hooks) == 0 {
+		t.Fatal(".pre-commit-hooks.yaml has no hook")
+	}
+	m := regexp.MustCompile("The hook runs `([^`]+)` on every YAML and JSON file").FindSubmatch(doc)
+	if m == nil || string(m[1]) != hooks[0]["entry"] || !strings.Contains(string(doc), "$ pre-commit run --all-files") ||
+		!strings.Contains(string(doc), "- hook id: "+hooks[0]["id"].(string)) {
+		t.Errorf("docs/lint.md: the hook runs %q, want %q (.pre-commit-hooks.yaml's entry), with a pre-commit run shown", m, hooks[0]["entry"])
+	}
 	var action struct {
 		Runs struct {
 			Using string

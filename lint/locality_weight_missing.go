@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"fmt"
+
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -16,8 +18,11 @@ var _ = register(&Rule{
 	Severity: map[Target]Severity{TargetEnvoy: SevWarning},
 	Doc: "Locality-weighted load balancing with a locality that has no load_balancing_weight. " +
 		"endpoint_components.proto: \"If no weights are specified when locality weighted load balancing is " +
-		"enabled, the locality is assigned no load.\" Its endpoints receive no traffic while another locality of " +
-		"its priority has a weight. When none has, the policy decides: ROUND_ROBIN, LEAST_REQUEST and RANDOM build " +
+		"enabled, the locality is assigned no load.\" With RING_HASH and MAGLEV its endpoints get no ring entry in " +
+		"any health state (normalizeLocalityWeights skips a weight of 0, in panic too); with ROUND_ROBIN, " +
+		"LEAST_REQUEST and RANDOM they get no traffic while a weighted locality of the priority has a healthy " +
+		"host, and are used only when none has (no locality scheduler) or the priority panics (hostSourceToUse " +
+		"returns all hosts). When no locality of the priority has a weight, the policy decides: ROUND_ROBIN, LEAST_REQUEST and RANDOM build " +
 		"no locality scheduler and use all the priority's hosts (LocalityWrr::rebuildLocalityScheduler; no finding), " +
 		"but RING_HASH and MAGLEV build an empty ring or table (normalizeLocalityWeights in thread_aware_lb_impl.cc " +
 		"returns when the weights sum to 0), so requests that reach that priority find no host. explain gives the " +
@@ -56,8 +61,16 @@ var _ = register(&Rule{
 						continue
 					}
 				}
-				p.Report(p.pos(loc, "locality"), "cluster %q: locality %q has no load_balancing_weight, so its %d endpoints get no traffic",
-					cl.Name(), localityName(loc), len(loc.GetLbEndpoints()))
+				// When is the consequence: a hash ring never holds these hosts
+				// (normalizeLocalityWeights skips weight 0, in panic too); the
+				// other policies use them once no weighted locality has a
+				// healthy host (no scheduler) or the priority panics (all hosts).
+				when := fmt.Sprintf("whatever the health of P%d", prio)
+				if !hashing {
+					when = fmt.Sprintf("while a weighted locality of P%d has a healthy host (only when none has, or P%d panics, are all its hosts used)", prio, prio)
+				}
+				p.Report(p.pos(loc, "locality"), "cluster %q: locality %q has no load_balancing_weight, so its %d endpoints get no traffic %s",
+					cl.Name(), localityName(loc), len(loc.GetLbEndpoints()), when)
 			}
 		})
 	},

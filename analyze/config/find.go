@@ -86,6 +86,12 @@ func (f *finder) document(doc node) bool {
 		if v, _ := parse.MapGet(d, "clusters"); v.Kind() == mappingNode {
 			return f.walkTop(d)
 		}
+	case kind == KindDiscovery:
+		// A "resources" mapping is not a DiscoveryResponse's list (Helm
+		// values' resources: {limits: …}): searched like any other key.
+		if v, _ := mapGet(d, "resources"); resolve(v).kind() == mappingNode {
+			return f.walkTop(d)
+		}
 	case kind == "":
 		if egctlWithoutXDS(d) {
 			return false

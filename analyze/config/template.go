@@ -27,6 +27,9 @@ var (
 	tplVar     = regexp.MustCompile(`(^|[\s:\[,"'=-])(\$[A-Za-z_][A-Za-z0-9_]*)\b`)
 	// tplBare is an upper-case token where a port or an address is due.
 	tplBare = regexp.MustCompile(`^(\s*-?\s*(?:port_value|portValue|port|address)\s*:\s*["']?)([A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{4,})(["']?\s*(#.*)?)$`)
+	// tplBareFlow is the same inside a flow mapping ({address: HOST_IP, …}).
+	// The token must end the value (a comma or brace follows: see bareFlow).
+	tplBareFlow = regexp.MustCompile(`[{,]\s*["']?(?:port_value|portValue|port|address)["']?\s*:\s*["']?([A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{4,})\b`)
 )
 
 // templated is what detemplate replaced in one file.
@@ -61,6 +64,7 @@ func detemplate(text string) (string, *templated) {
 				out = m[1] + t.replace()(m[2]) + m[3]
 				t.bare = true
 			}
+			out = t.bareFlow(out)
 		}
 		if out != line {
 			if len(t.lines) == 0 {
@@ -75,6 +79,29 @@ func detemplate(text string) (string, *templated) {
 		return text, nil
 	}
 	return strings.Join(lines, "\n"), &t
+}
+
+// bareFlow replaces the bare tokens of a flow mapping's port and address
+// values: a token followed, after an optional quote and spaces, by a comma
+// or a closing brace.
+func (t *templated) bareFlow(line string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range tplBareFlow.FindAllStringSubmatchIndex(line, -1) {
+		rest := strings.TrimLeft(line[m[3]:], "\"' \t")
+		if rest == "" || rest[0] != ',' && rest[0] != '}' {
+			continue
+		}
+		b.WriteString(line[last:m[2]])
+		b.WriteString(t.replace()(line[m[2]:m[3]]))
+		last = m[3]
+		t.bare = true
+	}
+	if last == 0 {
+		return line
+	}
+	b.WriteString(line[last:])
+	return b.String()
 }
 
 // replace gives a placeholder's sentinel: the sentinel then letters, as

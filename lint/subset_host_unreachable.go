@@ -1,0 +1,121 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/lbmodel"
+	lbsubset "github.com/lbctl/lbctl/lbmodel/subset"
+)
+
+// LB1311 subset-host-unreachable: lbctl's own rule.
+var _ = register(&Rule{
+	ID: "LB1311", Name: "subset-host-unreachable",
+	Severity: map[Target]Severity{TargetEnvoy: SevWarning},
+	Doc: "A healthy endpoint of a subset cluster that no request can reach, whatever its metadata_match and " +
+		"whatever the health of its priority. SubsetLoadBalancer::chooseHost (subset_lb.cc) picks only from an " +
+		"active subset (a host joins one only when it carries every key of a selector under envoy.lb; a " +
+		"single_host_per_subset subset returns its first host only), from the any-endpoint subset (fallback_policy " +
+		"ANY_ENDPOINT, a selector's ANY_ENDPOINT, panic_mode_any behind a fallback) or from the default subset " +
+		"(DEFAULT_SUBSET: hosts matching default_subset). Subsets are built from all hosts whatever their " +
+		"health, so no failure elsewhere moves traffic to such a host: it is counted in its priority's health " +
+		"(and so in panic and spill-over) but never receives a request. lbmodel/subset.Unreached computes it; " +
+		"`lbctl subset` shows the subsets.",
+	Hint: "Give the endpoint the selector keys under filter_metadata envoy.lb, or use fallback_policy ANY_ENDPOINT (or a default_subset that matches it).",
+	Check: func(p *Pass) {
+		for _, cl := range p.Cfg.Clusters {
+			if cl.Assignment == nil || cl.Proto.GetType() == clusterv3.Cluster_ORIGINAL_DST {
+				continue // hosts not in the input, or made per request
+			}
+			s, probs := model.Subset(p.Cfg, cl)
+			m := p.Model(cl)
+			if s == nil || !s.Config.Enabled() || len(probs.Errors()) > 0 || m.IsAggregate {
+				continue
+			}
+			lb, err := lbsubset.NewLB(s.Config, m.Hosts)
+			if err != nil {
+				continue
+			}
+			var lost []lbmodel.Host
+			for _, i := range lb.Unreached() {
+				if m.Hosts[i].Health() == lbmodel.Healthy {
+					lost = append(lost, m.Hosts[i])
+				}
+			}
+			if len(lost) == 0 {
+				continue
+			}
+			ep := endpointOf(cl.Assignment, lost[0])
+			pos := s.Pos
+			if ep != nil {
+				pos = p.pos(ep, "endpoint")
+			}
+			p.Report(pos, "cluster %q: %s in no subset and %s, so %s no traffic whatever the health of %s",
+				cl.Name(), hostCount(lost), fallbackWhy(s.Config), itThey(len(lost)), priorities(lost))
+		}
+	},
+})
+
+// endpointOf is the LbEndpoint model host h came from (same priority and
+// address), for its position.
+func endpointOf(a *endpointv3.ClusterLoadAssignment, h lbmodel.Host) *endpointv3.LbEndpoint {
+	for _, loc := range a.GetEndpoints() {
+		if int(loc.GetPriority()) != h.Priority {
+			continue
+		}
+		for _, ep := range loc.GetLbEndpoints() {
+			if config.FormatAddress(ep.GetEndpoint().GetAddress()) == h.Address {
+				return ep
+			}
+		}
+	}
+	return nil
+}
+
+// hostCount names the hosts: all of them up to three, then a count.
+func hostCount(hosts []lbmodel.Host) string {
+	if len(hosts) == 1 {
+		return "endpoint " + hosts[0].Address + " is"
+	}
+	names := make([]string, 0, 3)
+	for _, h := range hosts[:min(3, len(hosts))] {
+		names = append(names, h.Address)
+	}
+	more := ""
+	if len(hosts) > 3 {
+		more = fmt.Sprintf(" and %d more", len(hosts)-3)
+	}
+	return fmt.Sprintf("%d endpoints (%s%s) are", len(hosts), strings.Join(names, ", "), more)
+}
+
+// fallbackWhy says why no fallback reaches the hosts.
+func fallbackWhy(c lbsubset.Config) string {
+	if c.FallbackPolicy == lbsubset.FallbackDefault {
+		return "default_subset " + lbmodel.NewMatchCriteria(c.DefaultSubset).String() + " does not match them"
+	}
+	return "fallback_policy " + c.FallbackPolicy.String() + " picks no host"
+}
+
+// priorities names the priorities the hosts are in.
+func priorities(hosts []lbmodel.Host) string {
+	seen := map[int]bool{}
+	var out []string
+	for _, h := range hosts {
+		if !seen[h.Priority] {
+			seen[h.Priority] = true
+			out = append(out, fmt.Sprintf("P%d", h.Priority))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func itThey(n int) string {
+	if n == 1 {
+		return "it gets"
+	}
+	return "they get"
+}
