@@ -89,7 +89,7 @@ func (f *finder) document(doc node) bool {
 	case kind == KindDiscovery:
 		// A "resources" mapping is not a DiscoveryResponse's list (Helm
 		// values' resources: {limits: …}): searched like any other key.
-		if v, _ := mapGet(d, "resources"); resolve(v).kind() == mappingNode {
+		if v, _ := parse.MapGet(d, "resources"); parse.Resolve(v).Kind() == mappingNode {
 			return f.walkTop(d)
 		}
 	case kind == "":
