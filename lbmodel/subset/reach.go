@@ -1,5 +1,7 @@
 package subset
 
+import "github.com/lbctl/lbctl/lbmodel"
+
 // Unreached lists the indexes (into the hosts NewLB was given) of hosts that
 // no request can be sent to, whatever its criteria and whatever the hosts'
 // health: SubsetLoadBalancer::chooseHost only ever picks from an active
@@ -9,20 +11,20 @@ package subset
 // all hosts regardless of health (processSubsets), so health what-ifs do not
 // change the answer.
 func (lb *LB) Unreached() []int {
-	if lb.anyReachable() {
+	if anyReachable(lb.cfg, lb.selectorRoot) {
 		return nil
 	}
 	reached := make([]bool, len(lb.hosts))
 	for _, e := range lb.Subsets() {
 		if e.SingleHost {
-			reached[lb.firstMember(e)] = true
+			reached[firstMember(lb.hosts, e)] = true
 			continue
 		}
 		for i := range e.members {
 			reached[i] = true
 		}
 	}
-	if lb.defaultReachable() {
+	if defaultReachable(lb.cfg, lb.selectorRoot) {
 		for i, h := range lb.hosts {
 			if labelMatch(lb.cfg.DefaultSubset, h.Metadata, lb.cfg.ListAsAny) {
 				reached[i] = true
@@ -44,22 +46,22 @@ func (lb *LB) Unreached() []int {
 // chooseHost returns before panic_mode_subset_). panic_mode_any under
 // DEFAULT_SUBSET counts even when the default subset always yields a host:
 // an over-approximation that can only hide a finding.
-func (lb *LB) anyReachable() bool {
-	if lb.cfg.FallbackPolicy == FallbackAnyEndpoint || (lb.cfg.PanicModeAny && lb.cfg.FallbackPolicy != FallbackNoFallback) {
+func anyReachable(cfg Config, root *selectorNode) bool {
+	if cfg.FallbackPolicy == FallbackAnyEndpoint || (cfg.PanicModeAny && cfg.FallbackPolicy != FallbackNoFallback) {
 		return true
 	}
-	return lb.storedPolicy(lb.selectorRoot, SelectorAnyEndpoint)
+	return storedPolicy(root, SelectorAnyEndpoint)
 }
 
 // defaultReachable reports whether some request can reach the default
 // subset: the top-level DEFAULT_SUBSET or a selector's stored one.
-func (lb *LB) defaultReachable() bool {
-	return lb.cfg.FallbackPolicy == FallbackDefault || lb.storedPolicy(lb.selectorRoot, SelectorDefault)
+func defaultReachable(cfg Config, root *selectorNode) bool {
+	return cfg.FallbackPolicy == FallbackDefault || storedPolicy(root, SelectorDefault)
 }
 
 // storedPolicy reports whether a node under n keeps policy p (only stored
 // policies take effect, see buildSelectorTrie).
-func (lb *LB) storedPolicy(n *selectorNode, p SelectorFallbackPolicy) bool {
+func storedPolicy(n *selectorNode, p SelectorFallbackPolicy) bool {
 	if n == nil {
 		return false
 	}
@@ -67,7 +69,7 @@ func (lb *LB) storedPolicy(n *selectorNode, p SelectorFallbackPolicy) bool {
 		return true
 	}
 	for _, c := range n.children {
-		if lb.storedPolicy(c, p) {
+		if storedPolicy(c, p) {
 			return true
 		}
 	}
@@ -76,11 +78,11 @@ func (lb *LB) storedPolicy(n *selectorNode, p SelectorFallbackPolicy) bool {
 
 // firstMember is the host a single-host subset returns: Hosts[0], the
 // first member of its lowest priority.
-func (lb *LB) firstMember(e *Entry) int {
+func firstMember(hosts []lbmodel.Host, e *Entry) int {
 	best := -1
 	for i := range e.members {
-		if best < 0 || lb.hosts[i].Priority < lb.hosts[best].Priority ||
-			(lb.hosts[i].Priority == lb.hosts[best].Priority && i < best) {
+		if best < 0 || hosts[i].Priority < hosts[best].Priority ||
+			(hosts[i].Priority == hosts[best].Priority && i < best) {
 			best = i
 		}
 	}
