@@ -28,7 +28,19 @@ func clusterLookup(t *Test, rep Reports) (lookup, InputErrors) {
 		return nil, append(errs, &InputError{At: t.ClusterAt, Msg: fmt.Sprintf("no report for cluster %q", clean(t.Cluster))})
 	}
 	addrs := hostAddrs(cr.Hosts)
+	var before []string
+	if rep.Hosts != nil && len(t.Given.Remove) > 0 {
+		before = rep.Hosts(t.Cluster)
+	}
 	for addr, at := range t.Given.addresses() {
+		if before != nil && contains(t.Given.Remove, addr) {
+			// Removed hosts are gone from the report: name them against the
+			// cluster as configured.
+			if !contains(before, addr) {
+				errs = append(errs, &InputError{At: at, Msg: fmt.Sprintf("no host %q in cluster %q%s", clean(addr), clean(t.Cluster), nearest(addr, before, "host"))})
+			}
+			continue
+		}
 		if !contains(addrs, addr) {
 			errs = append(errs, &InputError{At: at, Msg: fmt.Sprintf("no host %q in cluster %q%s", clean(addr), clean(t.Cluster), nearest(addr, addrs, "host"))})
 		}

@@ -15,7 +15,8 @@ type Given struct {
 	Zone           string
 	ActiveRequests map[string]uint64
 	HostAge        map[string]time.Duration
-	// Remove is the hosts gone for `moved` (as hash --remove).
+	// Remove is the hosts gone: every expectation reads the cluster
+	// without them, and `moved` is the key space they move (hash --remove).
 	Remove []string
 	// at is where each what-if is written, for errors about its value.
 	setHealthAt []Pos
@@ -41,6 +42,7 @@ func (g Given) Options() (model.Options, error) {
 		}
 		opt.SetHealth = append(opt.SetHealth, o)
 	}
+	opt.Remove = g.Remove
 	opt.ActiveRequests = g.ActiveRequests
 	opt.HostAges = g.HostAge
 	return opt, nil

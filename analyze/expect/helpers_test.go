@@ -7,6 +7,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/explain"
 	"github.com/lbctl/lbctl/analyze/hashing"
+	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/traffic"
 )
 
@@ -31,6 +32,7 @@ func reportsOf(t *testing.T, files ...string) (*config.Config, Reports) {
 			}
 			return explain.Build(cfg, []*config.Cluster{cfg.Cluster(name)}, opt)
 		},
+		Hosts: func(name string) []string { return model.Addresses(cfg, cfg.Cluster(name)) },
 		Moved: func(name string, remove []string) (float64, error) {
 			r, err := hashing.Build(cfg, cfg.Cluster(name), hashing.HashOptions{Remove: remove})
 			if err != nil {

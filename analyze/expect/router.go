@@ -4,8 +4,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Field names of Envoy's test/tools/router_check/validation.proto; the
-// tool loads JSON through protobuf, which also takes lowerCamelCase.
+// Field names of Envoy's test/tools/router_check/validation.proto (the
+// newest: code_redirect is field 13, timeout 14; header_fields and
+// custom_header_fields are the older proto's); the tool loads JSON
+// through protobuf, which also takes lowerCamelCase.
 var (
 	routerTestKeys  = []string{"test_name", "input", "validate"}
 	routerInputKeys = []string{"authority", "path", "method", "random_value", "ssl", "internal",

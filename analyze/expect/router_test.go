@@ -125,3 +125,34 @@ func TestGoldenProtoJSON(t *testing.T) {
 		t.Errorf("asked %+v, summary %+v", asked, res.Summary)
 	}
 }
+
+// Every field of the router_check_tool validation.proto's ValidationAssert
+// (and the legacy header_fields, custom_header_fields): the three lbctl
+// checks are compared (and fail when wrong); every other one is named in
+// not_checked, never counted as passed.
+func TestRouterCheckEveryField(t *testing.T) {
+	var asked []Request
+	res, err := Run([]*File{parseFile(t, "../../fixtures/tests/router-every-field.json")}, fakeRoutes(&asked))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res)
+	const p = "../../fixtures/tests/router-every-field.json"
+	want := `{"tests":[` +
+		`{"name":"every validate field","passed":true,"at":"` + p + `:4:20","failures":[],"not_checked":[` +
+		`"virtual_cluster_name","host_rewrite","path_rewrite","code_redirect","timeout","request_header_fields",` +
+		`"response_header_fields","request_header_matches","response_header_matches","header_fields","custom_header_fields"]},` +
+		`{"name":"the checked fields, wrong","passed":false,"at":"` + p + `:27:20","failures":[` +
+		`{"expect":"cluster_name","want":"cart","got":null,"at":"` + p + `:29:36"},` +
+		`{"expect":"virtual_host_name","want":"web","got":"shop","at":"` + p + `:29:65"},` +
+		`{"expect":"path_redirect","want":"/gone","got":"/newer","at":"` + p + `:29:89"}],"not_checked":[]},` +
+		`{"name":"runtime: nothing checked","passed":null,"at":"` + p + `:32:20","failures":[],"not_checked":[` +
+		`"cluster_name","virtual_host_name","path_redirect","path_rewrite"]}],` +
+		`"summary":{"passed":1,"failed":1,"not_checked":15}}`
+	if string(b) != want {
+		t.Errorf("got\n%s\nwant\n%s", b, want)
+	}
+	if len(asked) != 2 || !asked[0].SSL || !asked[0].Internal || asked[0].RandomValue != 3 {
+		t.Errorf("asked %+v: want the first two tests, the first with ssl, internal and random_value 3", asked)
+	}
+}

@@ -15,6 +15,10 @@ type Reports struct {
 	Clusters []string
 	// Cluster is explain's report of one cluster under the what-ifs.
 	Cluster func(name string, g Given) (*traffic.Report, error)
+	// Hosts is a cluster's host addresses before any what-if (an
+	// aggregate's: its children's), to check given.remove's names, gone
+	// from the report; nil checks them against the report.
+	Hosts func(cluster string) []string
 	// Moved is the fraction of a ring hash / Maglev cluster's key space
 	// that changes host when the hosts in remove are gone.
 	Moved func(cluster string, remove []string) (float64, error)

@@ -12,11 +12,35 @@ import (
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
-// Build computes the explain report for clusters.
+// Build computes the explain report for clusters; any cluster Envoy
+// rejects makes it an error naming every such cluster.
 func Build(c *config.Config, clusters []*config.Cluster, opt model.Options) (*traffic.Report, error) {
+	r, rejected, err := Partial(c, clusters, opt)
+	if err != nil {
+		return nil, err
+	}
+	if len(rejected) > 0 {
+		return nil, JoinRejected(rejected)
+	}
+	return r, nil
+}
+
+// JoinRejected is one error naming every rejected cluster, a line each
+// (each positioned at its field already).
+func JoinRejected(rejected []*model.RejectedError) error {
+	errs := make([]error, len(rejected))
+	for i, re := range rejected {
+		errs[i] = re
+	}
+	return errors.Join(errs...)
+}
+
+// Partial is Build's report of the clusters Envoy accepts, and apart, in
+// input order, the ones it rejects: the overview lists both.
+func Partial(c *config.Config, clusters []*config.Cluster, opt model.Options) (*traffic.Report, []*model.RejectedError, error) {
 	for _, o := range opt.SetHealth {
 		if c.Cluster(o.Cluster) == nil {
-			return nil, fmt.Errorf("--set-health %s: no such cluster", o.Spec)
+			return nil, nil, fmt.Errorf("--set-health %s: no such cluster", o.Spec)
 		}
 	}
 	// Clusters are independent: explain them on every core, then read the
@@ -28,23 +52,20 @@ func Build(c *config.Config, clusters []*config.Cluster, opt model.Options) (*tr
 		results[i] = clusterResult{cr, err}
 	})
 	r := &traffic.Report{Clusters: make([]traffic.ClusterReport, 0, len(clusters))}
-	var rejected []error // every cluster Envoy rejects, one line each
+	var rejected []*model.RejectedError
 	for i, cl := range clusters {
 		err := results[i].err
 		var re *model.RejectedError
 		if errors.As(err, &re) {
-			rejected = append(rejected, re) // positioned at the field already
+			rejected = append(rejected, re)
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: cluster %q: %w", c.Sources.Pos(cl.Proto), cl.Name(), err)
+			return nil, nil, fmt.Errorf("%s: cluster %q: %w", c.Sources.Pos(cl.Proto), cl.Name(), err)
 		}
 		r.Clusters = append(r.Clusters, results[i].cr)
 	}
-	if len(rejected) > 0 {
-		return nil, errors.Join(rejected...)
-	}
-	return r, nil
+	return r, rejected, nil
 }
 
 type clusterResult struct {

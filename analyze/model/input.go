@@ -273,6 +273,9 @@ type Options struct {
 	ActiveRequests map[string]uint64
 	// SetHealth rewrites host health before computing.
 	SetHealth []HealthOverride
+	// Remove is host addresses gone (a test's given.remove): every
+	// cluster listing one computes without it, as if EDS dropped it.
+	Remove []string
 	// BudgetOrder is the order in which failure budgets fail hosts.
 	BudgetOrder lbmodel.FailOrder
 	// HostAges is --host-age: time since each host became healthy, by
@@ -327,12 +330,20 @@ func clientSideWeights(hosts []lbmodel.Host, weights map[string]uint32, c lbmode
 	return out
 }
 
-// With returns cl's model with --set-health applied: the memoized model
-// when no what-if names cl, else a copy whose hosts the what-ifs change.
+// With returns cl's model with --set-health and Remove applied: the
+// memoized model when no what-if names cl, else a copy whose hosts the
+// what-ifs change.
 func With(c *config.Config, cl *config.Cluster, opt Options) (*Model, []string, error) {
 	m := Get(c, cl)
 	var notes []string
 	copied := false
+	if len(opt.Remove) > 0 {
+		// A new slice: the memoized hosts stay whole for other reports.
+		if rest := hash.WithoutAddresses(m.Hosts, opt.Remove); len(rest) < len(m.Hosts) {
+			notes = append(notes, fmt.Sprintf("%d of %d hosts removed (given remove)", len(m.Hosts)-len(rest), len(m.Hosts)))
+			m.Hosts, copied = rest, true
+		}
+	}
 	for _, o := range opt.SetHealth {
 		if o.Cluster != m.Name {
 			continue

@@ -228,3 +228,26 @@ func HostNames(hosts []lbmodel.Host) []string {
 	}
 	return out
 }
+
+// Addresses is cl's host addresses as configured, before any what-if; an
+// aggregate's are its children's (each cluster once, so a cycle ends).
+func Addresses(c *config.Config, cl *config.Cluster) []string {
+	var out []string
+	seen := map[string]bool{}
+	var walk func(cl *config.Cluster)
+	walk = func(cl *config.Cluster) {
+		if cl == nil || seen[cl.Name()] {
+			return
+		}
+		seen[cl.Name()] = true
+		m := Get(c, cl)
+		for _, h := range m.Hosts {
+			out = append(out, h.Address)
+		}
+		for _, name := range m.Aggregate {
+			walk(c.Cluster(name))
+		}
+	}
+	walk(cl)
+	return out
+}

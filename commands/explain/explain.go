@@ -116,16 +116,26 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 	if s != "envoy" {
 		return runExplainGRPC(cmd, cfg, clusters, opt, s)
 	}
-	report, err := explain.Build(cfg, clusters, opt)
+	report, rejected, err := explain.Partial(cfg, clusters, opt)
 	if err != nil {
 		return cmdutil.InputError(err)
+	}
+	if len(rejected) > 0 {
+		// Still an input error (exit 3); the text overview first lists
+		// the rejected clusters among the others (issue 30).
+		if cmd.String("output") == "text" && cmd.Duration("observe") == 0 && wantOverview(cmd, len(clusters)) {
+			if err := cmdutil.WriteOutput(cmd, report, func(t *term.IO) { renderOverview(t, cfg, report, rejected) }); err != nil {
+				return err
+			}
+		}
+		return cmdutil.InputError(explain.JoinRejected(rejected))
 	}
 	if w := cmd.Duration("observe"); w > 0 {
 		return runObserve(cmd, cfg, report, w)
 	}
 	return cmdutil.WriteOutput(cmd, report, func(t *term.IO) {
 		if wantOverview(cmd, len(report.Clusters)) {
-			renderOverview(t, cfg, report)
+			renderOverview(t, cfg, report, nil)
 			return
 		}
 		renderExplain(t, report, cmd.Bool("all"))

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/encode"
@@ -98,6 +99,16 @@ func overviewOf(cfg *config.Config, c traffic.ClusterReport) overviewRow {
 	}
 	if cl := cfg.Cluster(c.Name); cl != nil && c.LbPolicy == "RING_HASH" && lint.ThinRing(cfg, cl) != "" {
 		r.flags = append(r.flags, "thin-ring")
+	}
+	return r
+}
+
+// rejectedRow is a cluster Envoy rejects at load: it has no traffic, only
+// its policy (the error itself goes to standard error).
+func rejectedRow(cfg *config.Config, re *model.RejectedError) overviewRow {
+	r := overviewRow{name: re.Cluster, policy: "-", hosts: "-", load: "-", panic: "-", budget: "-", flags: []string{"rejected"}}
+	if cl := cfg.Cluster(re.Cluster); cl != nil {
+		r.policy = model.Get(cfg, cl).Policy
 	}
 	return r
 }
@@ -210,16 +221,20 @@ func overviewTable(t *term.IO, headers []string, rows [][]string, right ...int) 
 }
 
 // renderOverview writes one table row per cluster, those needing attention
-// first, then by name, and how to see more.
-func renderOverview(t *term.IO, cfg *config.Config, r *traffic.Report) {
-	rows := make([]overviewRow, 0, len(r.Clusters))
-	attention := 0
+// (rejected ones among them) first, then by name, and how to see more.
+func renderOverview(t *term.IO, cfg *config.Config, r *traffic.Report, rejected []*model.RejectedError) {
+	rows := make([]overviewRow, 0, len(r.Clusters)+len(rejected))
+	for _, re := range rejected {
+		rows = append(rows, rejectedRow(cfg, re))
+	}
 	for _, c := range r.Clusters {
-		o := overviewOf(cfg, c)
+		rows = append(rows, overviewOf(cfg, c))
+	}
+	attention := 0
+	for _, o := range rows {
 		if len(o.flags) > 0 {
 			attention++
 		}
-		rows = append(rows, o)
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		if (len(rows[i].flags) > 0) != (len(rows[j].flags) > 0) {

@@ -8,6 +8,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/expect"
 	"github.com/lbctl/lbctl/analyze/explain"
 	"github.com/lbctl/lbctl/analyze/hashing"
+	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/route"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/commands/cmdutil"
@@ -99,6 +100,7 @@ func Reports(cfg *config.Config) expect.Reports {
 			}
 			return explain.Build(cfg, []*config.Cluster{cl}, opt)
 		},
+		Hosts: func(name string) []string { return model.Addresses(cfg, cfg.Cluster(name)) },
 		Moved: func(name string, remove []string) (float64, error) {
 			cl := cfg.Cluster(name)
 			if cl == nil {

@@ -9,15 +9,11 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/expect"
-	"github.com/lbctl/lbctl/analyze/explain"
-	"github.com/lbctl/lbctl/analyze/hashing"
-	"github.com/lbctl/lbctl/analyze/traffic"
 )
 
 const fx = "../../fixtures/"
 
-// options injects the real explain and hash reports over fixtures, as the
-// command will.
+// options injects the reports the command wires, over fixtures.
 func options(t *testing.T, format string, tests ...string) (Options, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	cfg, err := config.Load([]config.Input{{Path: fx + "priority-two-levels.yaml"}, {Path: fx + "aggregate.yaml"}, {Path: fx + "hash/ring-basic.yaml"}}, "")
@@ -29,24 +25,8 @@ func options(t *testing.T, format string, tests ...string) (Options, *bytes.Buff
 		Tests:        tests,
 		Format:       format,
 		InitClusters: expect.InitClusters(cfg, cfg.Clusters),
-		Reports: expect.Reports{
-			Clusters: cfg.ClusterNames(),
-			Cluster: func(name string, g expect.Given) (*traffic.Report, error) {
-				opt, err := g.Options()
-				if err != nil {
-					return nil, err
-				}
-				return explain.Build(cfg, []*config.Cluster{cfg.Cluster(name)}, opt)
-			},
-			Moved: func(name string, remove []string) (float64, error) {
-				r, err := hashing.Build(cfg, cfg.Cluster(name), hashing.HashOptions{Remove: remove})
-				if err != nil {
-					return 0, err
-				}
-				return *r.Moved, nil
-			},
-		},
-		Stdout: &out, Stderr: &errOut,
+		Reports:      Reports(cfg),
+		Stdout:       &out, Stderr: &errOut,
 	}, &out, &errOut
 }
 
