@@ -31,6 +31,7 @@ func LoadGroupsLimited(inputs []Input, kind string, merge bool, lim Limits) ([]*
 		r.input(in)
 	}
 	r.joinLiveHealth()
+	r.joinSections()
 	if len(r.groups) == 0 {
 		r.group("")
 	}

@@ -136,11 +136,16 @@ type loader struct {
 	// by where they stand in it (rank).
 	dump *dumpScope
 	rank int
+	// sections joins dump sections saved alone (sections.go).
+	sections *dumpScope
 }
 
 type pendingCluster struct {
 	c    *clusterv3.Cluster
 	file string
+	// bootstrap: a dumped bootstrap's static cluster that no section of
+	// its dump lists again (sameResource).
+	bootstrap bool
 }
 
 func (l *loader) problem(p Problem) { addProblem(l.cfg, p) }
