@@ -278,6 +278,7 @@ func (r *reader) data(file, text string) {
 		}
 	}
 	first.probs = append(first.probs, probs...)
+	first.probs = append(first.probs, f.probs...)
 	if r.kind == "" && len(docs) > 0 {
 		first.probs = append(first.probs, r.unfound(file, docs[0], f)...)
 	}
