@@ -324,9 +324,11 @@ func (g *group) load(src *Sources, kind string) *Config {
 		if k == "" {
 			k = u.kind
 		}
+		l.units = append(l.units, unit{file: u.file, node: u.node, kind: k})
 		l.document(u.file, u.node, k)
 	}
 	l.linker().link()
+	l.dupConsequences()
 	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
 	cfg.Problems = cfg.Problems.grouped()

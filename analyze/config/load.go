@@ -119,6 +119,7 @@ func LoadBytes(file string, data []byte, kind string) (*Config, error) {
 	l := &loader{cfg: cfg, kind: kind}
 	l.data(file, data)
 	l.linker().link()
+	l.dupConsequences()
 	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
 	cfg.Problems = cfg.Problems.grouped()
@@ -138,6 +139,7 @@ type loader struct {
 	rank int
 	// sections joins dump sections saved alone (sections.go).
 	sections *dumpScope
+	units    []unit // the documents read, for dupConsequences
 }
 
 type pendingCluster struct {
@@ -204,6 +206,7 @@ func (l *loader) data(file string, data []byte) {
 		l.problem(Problem{Pos: Pos{File: file, Line: 1, Col: 1}, Severity: SevWarning, Code: CodeUnknownKind, Msg: "file has no document"})
 	}
 	for _, doc := range docs {
+		l.units = append(l.units, unit{file: file, node: doc, kind: l.kind})
 		l.document(file, doc, l.kind)
 	}
 }

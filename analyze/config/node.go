@@ -94,10 +94,11 @@ type tree struct {
 	offsets   bool
 	marksOnce sync.Once
 	marks     []lineMark
-	maps      int    // mapping nodes: about the messages they decode to
-	deep      bool   // JSON nested past MaxDepth (checkExpansion's work)
-	id        int32  // index+1 in Sources.trees, once a node is recorded
-	base      uint32 // then the id of its first node (Sources.record)
+	maps      int      // mapping nodes: about the messages they decode to
+	deep      bool     // JSON nested past MaxDepth (checkExpansion's work)
+	id        int32    // index+1 in Sources.trees, once a node is recorded
+	base      uint32   // then the id of its first node (Sources.record)
+	dupAlts   []dupAlt // repeated keys whose values differ (dupconsequence.go)
 }
 
 // node is a handle on one entry; the zero node is "no node". skip, when

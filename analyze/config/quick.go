@@ -50,6 +50,19 @@ func QuickClusterNames(paths []string) []string {
 				}
 				return
 			}
+			// A ConfigMap's data strings hold documents (embed.go).
+			if k, _ := mapGet(n, "kind"); isKubernetes(n) && k.value() == "ConfigMap" {
+				data, _ := mapGet(n, "data")
+				for i := 1; i < data.len(); i += 2 {
+					if v := resolve(data.child(i)); v.kind() == scalarNode && depth < 6 {
+						inner, _ := parseText("", v.value(), Limits{MaxInput: int64(len(v.value()))})
+						for _, d := range inner {
+							visit(d, depth+6)
+						}
+					}
+				}
+				return
+			}
 			for i := 0; i+1 < n.len(); i += 2 {
 				if clusterContainers[n.child(i).value()] {
 					visit(n.child(i+1), depth+1)
