@@ -101,7 +101,7 @@ type reading struct {
 
 // reread decodes units on their own, into a throwaway configuration.
 func (l *loader) reread(units []unit) reading {
-	cfg := &Config{Sources: l.cfg.Sources.shadow(), byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
+	cfg := &Config{Sources: l.cfg.Sources.scratch(units), byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
 	tl := &loader{cfg: cfg, kind: l.kind}
 	for _, u := range units {
 		tl.document(u.file, u.node, u.kind)
@@ -116,6 +116,19 @@ func (l *loader) reread(units []unit) reading {
 		r.routes[name] = rc
 	}
 	return r
+}
+
+// scratch is a Sources for a throwaway decoding of units: it finds what
+// it records in s's trees (the units' trees registered first, so that the
+// scratch never numbers a tree) and keeps its records apart from s's.
+func (s *Sources) scratch(units []unit) *Sources {
+	for _, u := range units {
+		if u.node.t != nil {
+			s.register(u.node.t)
+		}
+	}
+	n := len(s.trees)
+	return &Sources{trees: s.trees[:n:n], nextID: s.nextID, files: s.files, unpacked: map[*anypb.Any]proto.Message{}}
 }
 
 // differs names the first resource and field that differ between two
