@@ -8,9 +8,12 @@ var _ = register(&Rule{
 	Name:     "duplicate-key",
 	Severity: map[Target]Severity{TargetEnvoy: SevError, TargetGRPC: SevError},
 	Doc: "A mapping repeats a key. In YAML Envoy keeps the last value (yaml_utility.cc parseYamlNode assigns " +
-		"struct_fields[key] for each pair), and so does lbctl: a warning naming the value Envoy uses when the values " +
-		"differ, info when they are the same. In JSON protobuf's parser rejects a field that has already been set " +
-		"(json/internal/parser.cc ParseField), so Envoy rejects the file: an error.",
+		"struct_fields[key] for each pair), and so does lbctl. lbctl decodes the document again with the first value " +
+		"and compares the clusters, their endpoints and the route configurations: a warning, naming the resource and " +
+		"field, when the first value would change one of them (what the file seems to say is not what Envoy runs); info " +
+		"when the values are equal or only something lbctl does not report on differs (connection, DNS, stats settings, " +
+		"admin, node). In JSON protobuf's parser rejects a field that has already been set (MessageUtil::loadFromJson " +
+		"in source/common/protobuf/utility.cc throws on JsonStringToMessage's error), so Envoy rejects the file: an error.",
 	Hint:  "Remove or merge the repeated key.",
 	Check: loadRule(config.CodeDuplicateKey),
 })

@@ -35,6 +35,9 @@ func joinParts(parts []string) string {
 
 // readInto loads what f found, and its one notice of what it skipped.
 func (f *finder) readInto(l *loader) {
+	for _, p := range f.probs {
+		l.problem(p)
+	}
 	for _, u := range f.units {
 		l.document(u.file, u.node, u.kind)
 	}

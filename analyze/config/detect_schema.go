@@ -95,7 +95,7 @@ func readBootstrapDump(l *loader, file string, n node) {
 	l.decode(file, n, bd, true)
 	a := &anypb.Any{TypeUrl: "type.googleapis.com/envoy.admin.v3.BootstrapConfigDump"}
 	l.cfg.Sources.unpacked[a] = bd
-	l.configDump(file, &adminv3.ConfigDump{Configs: []*anypb.Any{a}})
+	l.section(file, a)
 }
 
 // egctlProxyDumps returns the config dumps of `egctl config envoy-proxy

@@ -193,9 +193,9 @@ func (l *loader) typed(file string, a *anypb.Any) {
 	case *adminv3.BootstrapConfigDump, *adminv3.ClustersConfigDump, *adminv3.EndpointsConfigDump,
 		*adminv3.ListenersConfigDump, *adminv3.RoutesConfigDump, *adminv3.ScopedRoutesConfigDump:
 		if l.dump == nil {
-			// A dump section saved alone (egctl writes one per gateway):
-			// its resources are still named once each.
-			l.configDump(file, &adminv3.ConfigDump{Configs: []*anypb.Any{a}})
+			// A dump section saved alone (egctl writes one per gateway),
+			// joined with the others read (sections.go).
+			l.section(file, a)
 			return
 		}
 		l.dumpSection(file, m)
@@ -210,6 +210,7 @@ func (l *loader) dumpSection(file string, m proto.Message) {
 	case *adminv3.BootstrapConfigDump:
 		l.addBootstrap(file, m.GetBootstrap())
 		if d := l.dump; d != nil {
+			d.bootstrapSection = true
 			for _, c := range m.GetBootstrap().GetStaticResources().GetClusters() {
 				d.bootstrapStatic = append(d.bootstrapStatic, c.GetName())
 			}

@@ -34,11 +34,13 @@ type dumpScope struct {
 	routes    named[*routev3.RouteConfiguration]
 	// What the dump says of itself, for trimmed (evidence that the file
 	// is an excerpt of what Envoy wrote).
-	bootstrapStatic []string        // the bootstrap's static clusters
-	googleGRPC      bool            // the bootstrap reaches xDS by google_grpc
-	clustersSection bool            // a ClustersConfigDump is present
-	static          map[string]bool // its static_clusters
-	dynamic         int             // its dynamic (active or warming) clusters
+	bootstrapStatic  []string        // the bootstrap's static clusters
+	googleGRPC       bool            // the bootstrap reaches xDS by google_grpc
+	clustersSection  bool            // a ClustersConfigDump is present
+	static           map[string]bool // its static_clusters
+	dynamic          int             // its dynamic (active or warming) clusters
+	files            []string        // the files of joined sections (sections.go)
+	bootstrapSection bool            // a BootstrapConfigDump is present
 }
 
 // trimmed says why the dump cannot be whole, "" when nothing does:
@@ -101,8 +103,14 @@ func (l *collector) flushDump(file string, d *dumpScope) {
 			l.cfg.trimmed = map[string]bool{}
 		}
 		l.cfg.trimmed[file] = true
+		for _, f := range d.files {
+			l.cfg.trimmed[f] = true
+		}
 	}
-	d.clusters.each(func(c *clusterv3.Cluster) { l.pending = append(l.pending, &pendingCluster{c: c, file: file}) })
+	for _, name := range d.clusters.order {
+		rv := d.clusters.by[name]
+		l.pending = append(l.pending, &pendingCluster{c: rv.v, file: file, bootstrap: rv.rank == rankBootstrap})
+	}
 	d.listeners.each(func(li *listenerv3.Listener) { l.cfg.Listeners = append(l.cfg.Listeners, li) })
 	d.routes.each(func(r *routev3.RouteConfiguration) { l.cfg.Routes = append(l.cfg.Routes, r) })
 }

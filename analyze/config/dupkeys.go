@@ -10,8 +10,9 @@ import (
 // API accepts duplicates silently. What Envoy does depends on the format:
 // its YAML loader (yaml_utility.cc parseYamlNode: struct_fields[key] = …)
 // keeps the last value, so a YAML mapping is cut to its last pair of each
-// key (the decoded config is then Envoy's) and a repeat is a warning when
-// the values differ, info when they do not. Protobuf's JSON parser
+// key (the decoded config is then Envoy's); a repeat with a different
+// value is a warning until dupConsequences finds that the first value
+// would change nothing lbctl reports on. Protobuf's JSON parser
 // (json/internal/parser.cc ParseField: "has already been set") rejects a
 // repeated field: an error for JSON.
 func checkDuplicateKeys(file string, n node, json bool, probs *Problems) {
@@ -71,10 +72,12 @@ func duplicateKeyProblem(file string, n node, i int, first node, json bool) Prob
 	firstVal := firstValue(n, first)
 	if sameNode(firstVal, n.Child(i+1)) {
 		pr.Severity = SevInfo
-		pr.Msg += " repeats the same value: Envoy keeps the last one, no change"
+		pr.Msg += ": the two values are equal, so Envoy's YAML loader (which keeps the last) reads the same config"
 		return pr
 	}
+	// A warning until dupConsequences finds what the first value changes.
 	pr.Severity = SevWarning
+	treeOf(n).Repeats = append(treeOf(n).Repeats, dupAlt{Mapping: n, Key: k, First: firstVal})
 	v := n.Child(last + 1)
 	used := "the value at line " + strconv.Itoa(v.Line())
 	if v.Kind() == scalarNode && len(v.Value()) <= 64 {

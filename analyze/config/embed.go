@@ -1,6 +1,8 @@
 package config
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config/parse"
@@ -32,6 +34,9 @@ func (f *finder) embedded(s node) bool {
 		}
 	}
 	f.place(treeOf(docs[0]), s)
+	for _, p := range probs {
+		f.probs = append(f.probs, f.placeProblem(p, s))
+	}
 	f.nest++
 	defer func() { f.nest-- }()
 	before := len(f.units)
@@ -41,6 +46,7 @@ func (f *finder) embedded(s node) bool {
 	}
 	// Only what the string holds counts: its own unknown parts are the
 	// string's, not the file's, and the string is skipped whole if none.
+	f.probs = append(f.probs, inner.probs...)
 	for _, u := range inner.units {
 		if u.kind == "" && isNull(parse.Resolve(u.node)) {
 			continue
@@ -65,6 +71,28 @@ func (f *finder) place(t *tree, s node) {
 		return line, col
 	})
 }
+
+// placeProblem moves p's position from the string's own to the file's, as
+// place does for nodes (its message names lines of the string: those are
+// moved too).
+func (f *finder) placeProblem(p Problem, s node) Problem {
+	line, col := s.LineCol()
+	block := s.Style()&(parse.StyleLiteral|parse.StyleFolded) != 0
+	if !block {
+		p.Pos.Line, p.Pos.Col = line, col
+		return p
+	}
+	p.Pos.Line += line
+	p.Pos.Col += f.blockIndent(line)
+	p.Msg = atLineRE.ReplaceAllStringFunc(p.Msg, func(m string) string {
+		n, _ := strconv.Atoi(atLineRE.FindStringSubmatch(m)[1])
+		return "at line " + strconv.Itoa(n+line)
+	})
+	return p
+}
+
+// atLineRE is where a duplicate key's message names a line.
+var atLineRE = regexp.MustCompile(`at line (\d+)`)
 
 // blockIndent is the indentation of a block scalar whose indicator is on
 // line: that of its first line that is not blank.

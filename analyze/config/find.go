@@ -53,6 +53,7 @@ type finder struct {
 	skipped []string // top-level parts holding no Envoy config
 	skipPos Pos      // where the first of them is
 	nest    int      // embedded strings being read
+	probs   Problems // of embedded strings, placed in the file
 }
 
 func (f *finder) add(n node, kind string) {

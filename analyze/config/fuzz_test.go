@@ -25,6 +25,11 @@ func addFixtureSeeds(f *testing.F) {
 	f.Add([]byte("a:\n\t# tab\n  b: {{.X}}\n---\n{}\n---\nbootstrap: {node: {id: n}}\n"))
 	f.Add([]byte("ns:\n  pod:\n    configs: []\n---\n- name: r\n  validate_clusters: yes\n"))
 	f.Add([]byte(laughs()))
+	// Repeated keys (decoded again with the first value), a ConfigMap's
+	// embedded document, dump sections saved alone.
+	f.Add([]byte("name: w\nlb_policy: RANDOM\nlb_policy: RING_HASH\nload_assignment: {cluster_name: w}\nload_assignment: {cluster_name: v}\n"))
+	f.Add([]byte("apiVersion: v1\nkind: ConfigMap\ndata:\n  e.yaml: |\n    static_resources:\n      clusters:\n      - name: a\n        name: b\n"))
+	f.Add([]byte("bootstrap: {static_resources: {clusters: [{name: a}]}}\n---\n'@type': type.googleapis.com/envoy.admin.v3.ClustersConfigDump\nstatic_clusters: [{cluster: {'@type': type.googleapis.com/envoy.config.cluster.v3.Cluster, name: a}}]\n"))
 }
 
 // FuzzLoad is LoadBytes, the loader of one document stream.

@@ -31,6 +31,7 @@ func LoadGroupsLimited(inputs []Input, kind string, merge bool, lim Limits) ([]*
 		r.input(in)
 	}
 	r.joinLiveHealth()
+	r.joinSections()
 	if len(r.groups) == 0 {
 		r.group("")
 	}
@@ -277,6 +278,7 @@ func (r *reader) data(file, text string) {
 		}
 	}
 	first.probs = append(first.probs, probs...)
+	first.probs = append(first.probs, f.probs...)
 	if r.kind == "" && len(docs) > 0 {
 		first.probs = append(first.probs, r.unfound(file, docs[0], f)...)
 	}
@@ -322,9 +324,11 @@ func (g *group) load(src *Sources, kind string) *Config {
 		if k == "" {
 			k = u.kind
 		}
+		l.units = append(l.units, unit{file: u.file, node: u.node, kind: k})
 		l.document(u.file, u.node, k)
 	}
 	l.linker().link()
+	l.dupConsequences()
 	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
 	cfg.Problems = cfg.Problems.grouped()

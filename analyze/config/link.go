@@ -17,9 +17,14 @@ import (
 type linker struct {
 	cfg     *Config
 	pending []*pendingCluster
+	// bootstrap: clusters known only from a dumped bootstrap (sections.go).
+	bootstrap map[*Cluster]bool
 }
 
-func (l *collector) linker() *linker { return &linker{cfg: l.cfg, pending: l.pending} }
+func (l *loader) linker() *linker {
+	l.flushSections()
+	return &linker{cfg: l.cfg, pending: l.pending}
+}
 
 func (l *linker) problem(p Problem) { addProblem(l.cfg, p) }
 
@@ -29,12 +34,18 @@ func (l *linker) link() {
 	for _, p := range l.pending {
 		name := p.c.GetName()
 		if prev, ok := l.cfg.byName[name]; ok {
+			if l.sameResource(prev, p) {
+				continue
+			}
 			l.problem(Problem{Pos: src.FieldPos(p.c, "name"), Severity: SevWarning, Code: CodeDuplicateName,
 				Msg: fmt.Sprintf("cluster %q is defined again (first at %s); the later definition replaces it, as a CDS update would", name, src.Pos(prev.Proto))})
 			prev.Proto = p.c
 			continue
 		}
 		cl := &Cluster{Proto: p.c}
+		if p.bootstrap {
+			l.fromBootstrap(cl)
+		}
 		l.cfg.byName[name] = cl
 		l.cfg.Clusters = append(l.cfg.Clusters, cl)
 	}

@@ -119,6 +119,7 @@ func LoadBytes(file string, data []byte, kind string) (*Config, error) {
 	l := &loader{collector: collector{cfg: cfg}, kind: kind}
 	l.data(file, data)
 	l.linker().link()
+	l.dupConsequences()
 	cfg.Problems.sanitize()
 	cfg.Problems.Sort()
 	cfg.Problems = cfg.Problems.grouped()
@@ -145,11 +146,17 @@ type collector struct {
 	// by where they stand in it (rank).
 	dump *dumpScope
 	rank int
+	// sections joins dump sections saved alone (sections.go).
+	sections *dumpScope
+	units    []unit // the documents read, for dupConsequences
 }
 
 type pendingCluster struct {
 	c    *clusterv3.Cluster
 	file string
+	// bootstrap: a dumped bootstrap's static cluster that no section of
+	// its dump lists again (sameResource).
+	bootstrap bool
 }
 
 func (l *collector) problem(p Problem) { addProblem(l.cfg, p) }
@@ -208,6 +215,7 @@ func (l *loader) data(file string, data []byte) {
 		l.problem(Problem{Pos: Pos{File: file, Line: 1, Col: 1}, Severity: SevWarning, Code: CodeUnknownKind, Msg: "file has no document"})
 	}
 	for _, doc := range docs {
+		l.units = append(l.units, unit{file: file, node: doc, kind: l.kind})
 		l.document(file, doc, l.kind)
 	}
 }

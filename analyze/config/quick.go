@@ -50,6 +50,19 @@ func QuickClusterNames(paths []string) []string {
 				}
 				return
 			}
+			// A ConfigMap's data strings hold documents (embed.go).
+			if k, _ := parse.MapGet(n, "kind"); isKubernetes(n) && k.Value() == "ConfigMap" {
+				data, _ := parse.MapGet(n, "data")
+				for i := 1; i < data.Len(); i += 2 {
+					if v := parse.Resolve(data.Child(i)); v.Kind() == scalarNode && depth < 6 {
+						inner, _ := parseText("", v.Value(), Limits{MaxInput: int64(len(v.Value()))})
+						for _, d := range inner {
+							visit(d, depth+6)
+						}
+					}
+				}
+				return
+			}
 			for i := 0; i+1 < n.Len(); i += 2 {
 				if clusterContainers[n.Child(i).Value()] {
 					visit(n.Child(i+1), depth+1)

@@ -94,10 +94,11 @@ type Tree struct {
 	offsets   bool
 	marksOnce sync.Once
 	marks     []lineMark
-	Maps      int    // mapping nodes: about the messages they decode to
-	Deep      bool   // JSON nested past the depth limit (the expansion check's work)
-	ID        int32  // index+1 in the loader's list of trees, once a node is recorded
-	Base      uint32 // then the id of its first node
+	Maps      int      // mapping nodes: about the messages they decode to
+	Deep      bool     // JSON nested past the depth limit (the expansion check's work)
+	ID        int32    // index+1 in the loader's list of trees, once a node is recorded
+	Base      uint32   // then the id of its first node
+	Repeats   []Repeat // repeated keys whose values differ (config's dupconsequence.go)
 }
 
 // Size is the number of nodes of t.
@@ -437,4 +438,16 @@ func (t *Tree) FromYAML(root *yaml.Node) Node {
 func (t *Tree) str(s string) uint32 {
 	t.strs = append(t.strs, s)
 	return uint32(len(t.strs) - 1)
+}
+
+// Repeat is a repeated mapping key whose values differ: Mapping holds the
+// key's last pair, Key is the repeat a problem is reported at, First the
+// first value (the loader decodes it again to find what it changes).
+type Repeat struct{ Mapping, Key, First Node }
+
+// Save keeps node i's entry; the returned function puts it back (a
+// mapping's children changed for one decoding, then restored).
+func (t *Tree) Save(i int32) (restore func()) {
+	saved := t.nodes[i]
+	return func() { t.nodes[i] = saved }
 }

@@ -1,0 +1,276 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/lbctl/lbctl/analyze/config/parse"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/anypb"
+)
+
+// A repeated YAML key with different values is Envoy's last value
+// (yaml_utility.cc parseYamlNode). Whether that matters is what the first
+// value would have changed: the document is decoded again with the first
+// value in place, and the clusters (with their endpoints) and route
+// configurations of the two readings are compared. A warning names the
+// resource and field that differ; when none does, the repeat changes
+// nothing lbctl reports about load balancing or routing, and it is info.
+
+// dupAlt is a repeated key whose values differ: mapping holds, after
+// keepLastPairs, the key's last pair; first is the first value.
+type dupAlt = parse.Repeat
+
+// dupConsequences settles the severity of the repeated keys of the
+// documents read (l.units), once the configuration is linked.
+func (l *loader) dupConsequences() {
+	byTree := map[*tree][]unit{}
+	var trees []*tree
+	for _, u := range l.units {
+		t := treeOf(u.node)
+		if t == nil || len(t.Repeats) == 0 {
+			continue
+		}
+		if byTree[t] == nil {
+			trees = append(trees, t)
+		}
+		byTree[t] = append(byTree[t], u)
+	}
+	for _, t := range trees {
+		for _, alt := range t.Repeats {
+			l.settleDup(alt, byTree[t])
+		}
+	}
+}
+
+// settleDup rewrites the problem reported for alt.
+func (l *loader) settleDup(alt dupAlt, units []unit) {
+	pos := nodePos(treeOf(alt.Key).File, alt.Key)
+	var pr *Problem
+	for i := range l.cfg.Problems {
+		p := &l.cfg.Problems[i]
+		if p.Code == CodeDuplicateKey && p.Severity == SevWarning && p.Pos.Line == pos.Line && p.Pos.Col == pos.Col && p.Pos.File == pos.File {
+			pr = p
+			break
+		}
+	}
+	if pr == nil {
+		return
+	}
+	last := l.reread(units)
+	undo := swapFirst(alt)
+	first := l.reread(units)
+	undo()
+	if what := last.differs(first); what != "" {
+		pr.Msg += "; the first value would change " + what
+		return
+	}
+	pr.Severity = SevInfo
+	pr.Msg += "; with the first value no cluster, endpoint or route lbctl reports on would differ"
+}
+
+// swap puts the first value in the place of the last; the returned
+// function undoes it.
+func swapFirst(a dupAlt) func() {
+	n := a.Mapping
+	t, at := n.Place()
+	restore := t.Save(at)
+	kids := make([]int32, 0, n.Len())
+	for i := 0; i+1 < n.Len(); i += 2 {
+		k, v := n.Child(i), n.Child(i+1)
+		if k.Kind() == scalarNode && k.Value() == a.Key.Value() {
+			v = a.First
+		}
+		_, ki := k.Place()
+		_, vi := v.Place()
+		kids = append(kids, ki, vi)
+	}
+	t.SetChildren(at, kids)
+	return restore
+}
+
+// reading is what one decoding of the documents gives lbctl's model.
+type reading struct {
+	src      *Sources
+	clusters map[string]*Cluster
+	routes   map[string]proto.Message
+}
+
+// reread decodes units on their own, into a throwaway configuration.
+func (l *loader) reread(units []unit) reading {
+	cfg := &Config{Sources: l.cfg.Sources.scratch(units), byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
+	tl := &loader{collector: collector{cfg: cfg}, kind: l.kind}
+	for _, u := range units {
+		tl.document(u.file, u.node, u.kind)
+	}
+	tl.linker().link()
+	r := reading{src: cfg.Sources, clusters: cfg.byName, routes: map[string]proto.Message{}}
+	for i, rc := range cfg.Routes {
+		name := rc.GetName()
+		if name == "" {
+			name = "#" + strconv.Itoa(i)
+		}
+		r.routes[name] = rc
+	}
+	return r
+}
+
+// scratch is a Sources for a throwaway decoding of units: it finds what
+// it records in s's trees (the units' trees registered first, so that the
+// scratch never numbers a tree) and keeps its records apart from s's.
+func (s *Sources) scratch(units []unit) *Sources {
+	for _, u := range units {
+		if t := treeOf(u.node); t != nil {
+			s.register(t)
+		}
+	}
+	n := len(s.trees)
+	return &Sources{locations: locations{trees: s.trees[:n:n], nextID: s.nextID, unpacked: map[*anypb.Any]proto.Message{}}, fileTexts: s.fileTexts}
+}
+
+// differs names the first resource and field that differ between two
+// readings, "" when none does.
+func (a reading) differs(b reading) string {
+	for _, name := range unionKeys(a.clusters, b.clusters) {
+		ca, cb := a.clusters[name], b.clusters[name]
+		if ca == nil || cb == nil {
+			return fmt.Sprintf("which clusters exist (%q)", name)
+		}
+		if f := fieldDiff(a, b, ca.Proto.ProtoReflect(), cb.Proto.ProtoReflect(), ""); f != "" && !connectionOnly[topField(f)] {
+			return fmt.Sprintf("cluster %q (%s)", name, f)
+		}
+		if f := fieldDiff(a, b, ca.Assignment.ProtoReflect(), cb.Assignment.ProtoReflect(), ""); f != "" {
+			return fmt.Sprintf("the endpoints of cluster %q (%s)", name, f)
+		}
+	}
+	for _, name := range unionKeys(a.routes, b.routes) {
+		ra, rb := a.routes[name], b.routes[name]
+		if ra == nil || rb == nil {
+			return fmt.Sprintf("which route configurations exist (%q)", name)
+		}
+		if f := fieldDiff(a, b, ra.ProtoReflect(), rb.ProtoReflect(), ""); f != "" {
+			return fmt.Sprintf("route configuration %q (%s)", name, f)
+		}
+	}
+	return ""
+}
+
+// connectionOnly are Cluster fields about connections, DNS refresh and
+// stats, which no load-balancing or routing figure of lbctl reads.
+var connectionOnly = map[string]bool{
+	"connect_timeout": true, "per_connection_buffer_limit_bytes": true, "transport_socket": true,
+	"transport_socket_matches": true, "upstream_connection_options": true, "circuit_breakers": true,
+	"alt_stat_name": true, "track_timeout_budgets": true, "track_cluster_stats": true, "upstream_bind_config": true,
+	"cleanup_interval": true, "dns_refresh_rate": true, "dns_failure_refresh_rate": true, "dns_jitter": true,
+	"respect_dns_ttl": true, "typed_dns_resolver_config": true, "dns_resolvers": true, "use_tcp_for_dns_lookups": true,
+	"dns_resolution_config": true, "protocol_selection": true, "typed_extension_protocol_options": true,
+	"max_requests_per_connection": true, "http_protocol_options": true, "http2_protocol_options": true,
+	"common_http_protocol_options": true, "upstream_http_protocol_options": true, "filters": true,
+}
+
+// topField is the first element of a field path.
+func topField(path string) string {
+	for i := range len(path) {
+		if path[i] == '.' || path[i] == '[' {
+			return path[:i]
+		}
+	}
+	return path
+}
+
+func unionKeys[V any](a, b map[string]V) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range []map[string]V{a, b} {
+		for k := range m {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// fieldDiff is the path of the first field that differs between x and y
+// ("" when none); an Any is compared by what each reading unpacked.
+func fieldDiff(a, b reading, x, y protoreflect.Message, at string) string {
+	if x.IsValid() != y.IsValid() {
+		return orSelf(at)
+	}
+	if !x.IsValid() {
+		return ""
+	}
+	if xa, ok := x.Interface().(*anypb.Any); ok {
+		ya := y.Interface().(*anypb.Any)
+		xm, ym := a.src.Unpacked(xa), b.src.Unpacked(ya)
+		if xm == nil || ym == nil {
+			if xa.GetTypeUrl() != ya.GetTypeUrl() || (xm == nil) != (ym == nil) {
+				return orSelf(at)
+			}
+			if xm == nil {
+				return ""
+			}
+		}
+		return fieldDiff(a, b, xm.ProtoReflect(), ym.ProtoReflect(), at)
+	}
+	fields := x.Descriptor().Fields()
+	for i := range fields.Len() {
+		fd := fields.Get(i)
+		name := join(at, string(fd.Name()))
+		if x.Has(fd) != y.Has(fd) {
+			return name
+		}
+		if !x.Has(fd) {
+			continue
+		}
+		xv, yv := x.Get(fd), y.Get(fd)
+		switch {
+		case fd.IsList():
+			xl, yl := xv.List(), yv.List()
+			if xl.Len() != yl.Len() {
+				return name
+			}
+			for j := range xl.Len() {
+				el := name + "[" + strconv.Itoa(j) + "]"
+				if fd.Message() != nil {
+					if f := fieldDiff(a, b, xl.Get(j).Message(), yl.Get(j).Message(), el); f != "" {
+						return f
+					}
+				} else if !xl.Get(j).Equal(yl.Get(j)) {
+					return el
+				}
+			}
+		case fd.IsMap():
+			if !xv.Equal(yv) {
+				return name
+			}
+		case fd.Message() != nil:
+			if f := fieldDiff(a, b, xv.Message(), yv.Message(), name); f != "" {
+				return f
+			}
+		default:
+			if !xv.Equal(yv) {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
+func join(at, name string) string {
+	if at == "" {
+		return name
+	}
+	return at + "." + name
+}
+
+func orSelf(at string) string {
+	if at == "" {
+		return "the whole resource"
+	}
+	return at
+}
