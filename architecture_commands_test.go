@@ -37,17 +37,11 @@ func layer(pkg string) float64 {
 
 func commandsDirs(t *testing.T) []string {
 	t.Helper()
-	dirs := []string{"commands"}
-	err := filepath.WalkDir("commands", func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.IsDir() && p != "commands" && !strings.Contains(p, "testdata") {
-			if m, _ := filepath.Glob(filepath.Join(p, "*.go")); len(m) > 0 {
-				dirs = append(dirs, filepath.ToSlash(p))
-			}
+	var dirs []string
+	for _, d := range goDirs(t) {
+		if d == "commands" || strings.HasPrefix(d, "commands/") {
+			dirs = append(dirs, d)
 		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return dirs
 }
