@@ -192,9 +192,15 @@ func (l *loader) typed(file string, a *anypb.Any) {
 		warnScopedRoutes(l, file, m, 1)
 	case *adminv3.BootstrapConfigDump, *adminv3.ClustersConfigDump, *adminv3.EndpointsConfigDump,
 		*adminv3.ListenersConfigDump, *adminv3.RoutesConfigDump, *adminv3.ScopedRoutesConfigDump:
+		if l.dump == nil && l.own {
+			// One gateway's section in egctl's output: a dump of its own,
+			// its resources still named once each.
+			l.configDump(file, &adminv3.ConfigDump{Configs: []*anypb.Any{a}})
+			return
+		}
 		if l.dump == nil {
-			// A dump section saved alone (egctl writes one per gateway),
-			// joined with the others read (sections.go).
+			// A dump section saved alone, joined with the others read
+			// (sections.go).
 			l.section(file, a)
 			return
 		}

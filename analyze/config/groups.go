@@ -90,6 +90,9 @@ type unit struct {
 	file string
 	node node
 	kind string // found inside a container (find.go); "" detects it
+	// own: one of several configurations in one document (egctl's
+	// gateways), whose dump sections are not another file's (sections.go).
+	own bool
 }
 
 func (r *reader) group(key string) *group {
@@ -291,7 +294,7 @@ func (r *reader) split(file string, doc node, f *finder) (units []unit, own bool
 	if r.kind == "" {
 		if dumps := egctlDumps(parse.Resolve(doc)); dumps != nil {
 			for _, d := range dumps {
-				units = append(units, unit{file: file, node: d})
+				units = append(units, unit{file: file, node: d, own: true})
 			}
 			f.units = append(f.units, units...)
 			return units, true
@@ -325,6 +328,7 @@ func (g *group) load(src *Sources, kind string) *Config {
 			k = u.kind
 		}
 		l.units = append(l.units, unit{file: u.file, node: u.node, kind: k})
+		l.own = u.own
 		l.document(u.file, u.node, k)
 	}
 	l.linker().link()

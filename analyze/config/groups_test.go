@@ -66,6 +66,23 @@ func TestEgctlGateways(t *testing.T) {
 			t.Errorf("gateway %d: host %s, want %s", i, got, want)
 		}
 	}
+	// Merged (explain of the file), the gateways are read in file order:
+	// the second gateway's cluster is the later definition and replaces
+	// the first (a gateway's lone dump section is not joined with other
+	// files' sections, sections.go).
+	merged, err := LoadGroups([]Input{{Path: "../../fixtures/inputs/egctl-translate.yaml"}}, "", true)
+	if err != nil || len(merged) != 1 {
+		t.Fatalf("merged: %d configurations, %v", len(merged), err)
+	}
+	cl := merged[0].Cluster("httproute/default/web/rule/0")
+	if got := cl.Assignment.GetEndpoints()[0].GetLbEndpoints()[0].GetEndpoint().GetAddress().GetSocketAddress().GetAddress(); got != "10.8.1.1" {
+		t.Errorf("merged: host %s, want the later gateway's 10.8.1.1", got)
+	}
+	for _, p := range merged[0].Problems {
+		if p.Code == CodeDuplicateName && p.Pos.Line != 26 {
+			t.Errorf("merged: duplicate reported at line %d, want 26 (the later definition): %s", p.Pos.Line, p.Error())
+		}
+	}
 }
 
 // TestV2alphaListeners: an old dump's dynamic_active_listeners are read

@@ -134,6 +134,7 @@ func LoadBytes(file string, data []byte, kind string) (*Config, error) {
 type loader struct {
 	collector
 	kind string
+	own  bool // the document is one of several configurations in its file
 }
 
 // collector gathers the decoded resources: clusters wait for linking,
