@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // Every loader entry point has a fuzz target: whatever the input, the
@@ -36,8 +37,18 @@ func addFixtureSeeds(f *testing.F) {
 func FuzzLoad(f *testing.F) {
 	addFixtureSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if cfg, _ := LoadBytes("fuzz.yaml", data, ""); cfg == nil {
-			t.Fatal("nil config")
+		done := make(chan *Config, 1)
+		go func() {
+			cfg, _ := LoadBytes("fuzz.yaml", data, "")
+			done <- cfg
+		}()
+		select {
+		case cfg := <-done:
+			if cfg == nil {
+				t.Fatal("nil config")
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("LoadBytes still running after 10 s on %d bytes: %q", len(data), data)
 		}
 	})
 }
