@@ -87,8 +87,9 @@ func TestWrapperShapes(t *testing.T) {
 		{"template-dollar.yaml", []string{"LB1010 error 7:57", "LB0001 info 12:81"}, ExitFindings, []string{"app template-dollar.yaml:4:5"}},
 		{"template-bare.yaml", []string{"LB1501 info 10:9", "LB0001 info 15:26"}, ExitOK, []string{"local template-bare.yaml:4:5"}},
 		{"template-helm.yaml", []string{"LB1109 error 8:36", "LB0001 info 13:9"}, ExitFindings, nil},
-		// Envoy Gateway's EnvoyPatchPolicy: the whole cluster a patch adds.
-		{"patch-policy.yaml", []string{"LB1513 warning 18:29"}, ExitOK, []string{"ratelimit patch-policy.yaml:15:9"}},
+		// Envoy Gateway's EnvoyPatchPolicy: the whole cluster a patch adds;
+		// the patch of part of a listener named in the one notice.
+		{"patch-policy.yaml", []string{"LB1513 warning 18:29", "LB0007 info 25:5"}, ExitOK, []string{"ratelimit patch-policy.yaml:15:9"}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -313,7 +314,7 @@ func (f *finder) kubernetes(n node, depth int) bool {
 		f.add(n, "")
 		return true
 	case kind == "EnvoyPatchPolicy":
-		found = f.patches(n)
+		found = f.patches(n, what)
 	case kind == "ConfigMap":
 		data, _ := parse.MapGet(n, "data")
 		for i := 1; i < data.Len(); i += 2 {
@@ -334,7 +335,7 @@ func (f *finder) kubernetes(n node, depth int) bool {
 // patches reads the whole resources an EnvoyPatchPolicy adds (a JSON patch
 // at the root, typed by its "type"); patches of parts of a resource are
 // not resources of their own.
-func (f *finder) patches(n node) bool {
+func (f *finder) patches(n node, what string) bool {
 	spec, _ := parse.MapGet(n, "spec")
 	list, _ := parse.MapGet(spec, "jsonPatches")
 	found := false
@@ -346,6 +347,10 @@ func (f *finder) patches(n node) bool {
 		v, _ := parse.MapGet(op, "value")
 		kind := urlKind(str(t))
 		if kind == "" || v.Kind() != mappingNode || strings.Trim(str(path), "/") != "" {
+			// A patch of part of a resource changes a resource lbctl
+			// does not have: named in the one notice, not read.
+			opName, _ := parse.MapGet(op, "op")
+			f.skip(p, fmt.Sprintf("%s's patch %q of %s (not applied)", what, printable(str(opName))+" "+printable(str(path)), printable(str(t))))
 			continue
 		}
 		f.add(v, kind)
