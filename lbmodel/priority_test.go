@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/lbctl/lbctl/lbmodel/internal/seedcases"
 )
 
 // lv is a level with the default overprovisioning factor: hosts in total,
@@ -94,37 +96,27 @@ var (
 // "Priority levels"): 100 hosts per level, OPF 140, threshold 50.
 func TestSeed001(t *testing.T) { runLoadCases(t, seed001Cases) }
 
-// seed001Cases are seed 001's priority tables; sweep_test.go reproduces
-// them through SweepCluster too.
-var seed001Cases = []loadCase{
-	// Table 1: P=1 100% healthy.
-	{name: "table1 row1 100%", levels: []Level{pct(100), pct(100)}, threshold: 50, healthy: []int{100, 0}, panic: f2, total: 100},
-	{name: "table1 row2 72%", levels: []Level{pct(72), pct(100)}, threshold: 50, healthy: []int{100, 0}, panic: f2, total: 100},
-	{name: "table1 row3 71%", levels: []Level{pct(71), pct(100)}, threshold: 50, healthy: []int{99, 1}, panic: f2, total: 100},
-	{name: "table1 row4 50%", levels: []Level{pct(50), pct(100)}, threshold: 50, healthy: []int{70, 30}, panic: f2, total: 100},
-	{name: "table1 row5 25%", levels: []Level{pct(25), pct(100)}, threshold: 50, healthy: []int{35, 65}, panic: f2, total: 100},
-	{name: "table1 row6 0%", levels: []Level{pct(0), pct(100)}, threshold: 50, healthy: []int{0, 100}, panic: f2, total: 100},
-	// Table 2.
-	{name: "table2 row1 100/100", levels: []Level{pct(100), pct(100)}, threshold: 50, healthy: []int{100, 0}, panic: f2, total: 100},
-	{name: "table2 row2 72/72", levels: []Level{pct(72), pct(72)}, threshold: 50, healthy: []int{100, 0}, panic: f2, total: 100},
-	{name: "table2 row3 71/71", levels: []Level{pct(71), pct(71)}, threshold: 50, healthy: []int{99, 1}, panic: f2, total: 100},
-	{name: "table2 row4 50/50", levels: []Level{pct(50), pct(50)}, threshold: 50, healthy: []int{70, 30}, panic: f2, total: 100},
-	{name: "table2 row5 25/100", levels: []Level{pct(25), pct(100)}, threshold: 50, healthy: []int{35, 65}, panic: f2, total: 100},
-	// Erratum 6: 50/50 only because both levels panic and have equal host counts.
-	{name: "table2 row6 25/25 erratum6: total panic by host count", levels: []Level{pct(25), pct(25)}, threshold: 50,
-		healthy: []int{50, 50}, panic: t2, total: 70, totalPanic: true},
-	{name: "table2 row6 25/25 erratum6: unequal host counts", levels: []Level{lv(100, 25, 0, 0), lv(300, 75, 0, 0)}, threshold: 50,
-		healthy: []int{25, 75}, panic: t2, total: 70, totalPanic: true},
-	// Table 3.
-	{name: "table3 row1 100/100/100", levels: []Level{pct(100), pct(100), pct(100)}, threshold: 50, healthy: []int{100, 0, 0}, panic: f3, total: 100},
-	{name: "table3 row2 72/72/100", levels: []Level{pct(72), pct(72), pct(100)}, threshold: 50, healthy: []int{100, 0, 0}, panic: f3, total: 100},
-	{name: "table3 row3 71/71/100", levels: []Level{pct(71), pct(71), pct(100)}, threshold: 50, healthy: []int{99, 1, 0}, panic: f3, total: 100},
-	{name: "table3 row4 50/50/100", levels: []Level{pct(50), pct(50), pct(100)}, threshold: 50, healthy: []int{70, 30, 0}, panic: f3, total: 100},
-	{name: "table3 row5 25/100/100", levels: []Level{pct(25), pct(100), pct(100)}, threshold: 50, healthy: []int{35, 65, 0}, panic: f3, total: 100},
-	{name: "table3 row6 25/25/100 erratum4: code 35/35/30 not 25/25/50", levels: []Level{pct(25), pct(25), pct(100)}, threshold: 50,
-		healthy: []int{35, 35, 30}, panic: f3, total: 100},
-	// Erratum 7: "dips below 72%" is approximate; 5 of 7 (71.4%) is fully healthy.
-	{name: "erratum7 5 of 7 healthy is 100", levels: []Level{lv(7, 5, 0, 0), pct(100)}, threshold: 50, healthy: []int{100, 0}, panic: f2, total: 100},
+// seed001Cases are seed 001's priority tables (seedcases.Seed001, which
+// failure's sweep tests reproduce through SweepCluster too).
+var seed001Cases = loadCasesOf(seedcases.Seed001)
+
+// loadCasesOf turns shared seed rows into loadCases.
+func loadCasesOf(rows []seedcases.Load) []loadCase {
+	var out []loadCase
+	for _, r := range rows {
+		out = append(out, loadCase{name: r.Name, levels: levelsOf(r.Levels), threshold: r.Threshold,
+			healthy: r.Healthy, degraded: r.Degraded, panic: r.Panic, total: r.Total, totalPanic: r.TotalPanic})
+	}
+	return out
+}
+
+// levelsOf turns shared seed levels into Levels with the default OPF.
+func levelsOf(ls []seedcases.Level) []Level {
+	var out []Level
+	for _, l := range ls {
+		out = append(out, lv(l.Hosts, l.Healthy, l.Degraded, 0))
+	}
+	return out
 }
 
 // TestEnvoyLoadBalancerBase translates the expectations of

@@ -20,7 +20,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/analyze/watch"
 	"github.com/lbctl/lbctl/commands/term"
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/failure"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -34,7 +34,7 @@ func reports() []any {
 	return []any{
 		&traffic.Report{}, &hashing.HashReport{}, &subset.SubsetReport{}, &proxyless.SessionReport{},
 		&proxyless.BothReport{}, &session.Report{}, &route.Report{}, &observe.Report{}, &watch.Fetch{},
-		&diff.Report{}, &lbmodel.Sweep{},
+		&diff.Report{}, &failure.Sweep{},
 	}
 }
 
