@@ -2,8 +2,9 @@ package failure
 
 import (
 	"cmp"
-	"github.com/lbctl/lbctl/lbmodel"
 	"slices"
+
+	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // FailOrder is the order in which a level's healthy hosts fail when a

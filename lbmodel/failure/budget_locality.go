@@ -2,8 +2,9 @@ package failure
 
 import (
 	"cmp"
-	"github.com/lbctl/lbctl/lbmodel"
 	"slices"
+
+	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // LocalityBudget is how many of one locality's currently healthy hosts can

@@ -2,10 +2,11 @@ package failure
 
 import (
 	"fmt"
-	"github.com/lbctl/lbctl/lbmodel"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // locHosts is n hosts of priority p in zone z (locality weight lw), the

@@ -3,10 +3,11 @@ package failure
 import (
 	"cmp"
 	"fmt"
-	"github.com/lbctl/lbctl/lbmodel"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // prioHosts builds a priority's hosts: n hosts, the first healthy of them

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/lbctl/lbctl/lbmodel"
 	"slices"
 	"strconv"
+
+	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // HealthyCount is how many of n hosts --set-health's PERCENT makes
