@@ -11,6 +11,7 @@ import (
 
 	"github.com/lbctl/lbctl/commands/sweep"
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/failure"
 )
 
 // svgOutline is an SVG's structure: one line per element (name, class,
@@ -86,9 +87,9 @@ func TestSweepSVGGolden(t *testing.T) {
 
 // TestSweepSVGEscapes: names from the configuration cannot break the SVG.
 func TestSweepSVGEscapes(t *testing.T) {
-	s := lbmodel.Sweep{Cluster: `a<b>&"c`, Varied: lbmodel.Varied{Cluster: "x</title>", Priority: -1}, Rows: []lbmodel.SweepRow{
-		{Steps: []lbmodel.SweepStep{{Healthy: 1, Total: 1, Health: 100}}, ClusterLoad: []lbmodel.ClusterLoad{{Cluster: "<script>", Load: 100}}},
-		{Steps: []lbmodel.SweepStep{{Healthy: 0, Total: 1, Health: 0}}, ClusterLoad: []lbmodel.ClusterLoad{{Cluster: "<script>", Load: 100}}, TotalPanic: true},
+	s := failure.Sweep{Cluster: `a<b>&"c`, Varied: failure.Varied{Cluster: "x</title>", Priority: -1}, Rows: []failure.SweepRow{
+		{Steps: []failure.SweepStep{{Healthy: 1, Total: 1, Health: 100}}, ClusterLoad: []lbmodel.ClusterLoad{{Cluster: "<script>", Load: 100}}},
+		{Steps: []failure.SweepStep{{Healthy: 0, Total: 1, Health: 0}}, ClusterLoad: []lbmodel.ClusterLoad{{Cluster: "<script>", Load: 100}}, TotalPanic: true},
 	}}
 	out := svgOutline(t, sweep.SVG(s))
 	for _, want := range []string{`"a<b>&\"c: load per child cluster as x</title> loses health"`, `"<script>"`, `line class="panic"`} {
@@ -118,7 +119,7 @@ func TestReadmeChart(t *testing.T) {
 // TestSweepSVGEscapesControlCharacters: a cluster name with an escape
 // sequence and a newline gives well-formed XML without raw controls.
 func TestSweepSVGEscapesControlCharacters(t *testing.T) {
-	s := lbmodel.Sweep{Cluster: "web\x1b[2J\n<b>&"}
+	s := failure.Sweep{Cluster: "web\x1b[2J\n<b>&"}
 	svg := sweep.SVG(s)
 	if strings.ContainsAny(svg, "\x1b") || !strings.Contains(svg, `web\x1b[2J\n&lt;b&gt;&amp;`) {
 		t.Errorf("cluster name not escaped:\n%.600s", svg)

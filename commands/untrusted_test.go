@@ -15,7 +15,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/subset"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/commands/encode"
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/failure"
 )
 
 // TestEmptySlicesNotNull: every list of the contract's JSON is [] when
@@ -28,7 +28,7 @@ func TestEmptySlicesNotNull(t *testing.T) {
 		&subset.SubsetReport{},
 		&proxyless.SessionReport{},
 		&proxyless.BothReport{},
-		&lbmodel.Sweep{},
+		&failure.Sweep{},
 	} {
 		encode.EmptySlices(v)
 		var b bytes.Buffer

@@ -3,6 +3,8 @@ package lbmodel
 import (
 	"slices"
 	"testing"
+
+	"github.com/lbctl/lbctl/lbmodel/internal/seedcases"
 )
 
 // child is a present child cluster with the given levels.
@@ -62,8 +64,6 @@ func checkAgg(t *testing.T, c aggCase) {
 	}
 }
 
-var ps5 = []string{"primary/0", "primary/1", "primary/2", "secondary/0", "secondary/1"}
-
 func cl(primary, secondary int) []ClusterLoad {
 	return []ClusterLoad{{"primary", primary}, {"secondary", secondary}}
 }
@@ -77,38 +77,25 @@ func TestSeed000(t *testing.T) {
 	}
 }
 
-// seed000Cases are seed 000's table rows; sweep_test.go reproduces them
-// through SweepAggregate too.
-var seed000Cases = []aggCase{
-	{name: "row1 all healthy", children: []AggregateChild{pcts("primary", 100, 100, 100), pcts("secondary", 100, 100)},
-		threshold: 50, linear: ps5, healthy: []int{100, 0, 0, 0, 0}, clusters: cl(100, 0), total: 100},
-	{name: "row2 72%", children: []AggregateChild{pcts("primary", 72, 100, 100), pcts("secondary", 100, 100)},
-		threshold: 50, linear: ps5, healthy: []int{100, 0, 0, 0, 0}, clusters: cl(100, 0), total: 100},
-	{name: "row3 71/1/0", children: []AggregateChild{pcts("primary", 71, 1, 0), pcts("secondary", 100, 100)},
-		threshold: 50, linear: ps5, healthy: []int{99, 1, 0, 0, 0}, clusters: cl(100, 0), total: 100},
-	{name: "row4 71/0/0", children: []AggregateChild{pcts("primary", 71, 0, 0), pcts("secondary", 100, 100)},
-		threshold: 50, linear: ps5, healthy: []int{99, 0, 0, 1, 0}, clusters: cl(99, 1), total: 100},
-	{name: "row5 50/0/0 50/0", children: []AggregateChild{pcts("primary", 50, 0, 0), pcts("secondary", 50, 0)},
-		threshold: 50, linear: ps5, healthy: []int{70, 0, 0, 30, 0}, clusters: cl(70, 30), total: 100},
-	{name: "row6 20/20/10 25/25 (also text example 1)", children: []AggregateChild{pcts("primary", 20, 20, 10), pcts("secondary", 25, 25)},
-		threshold: 50, linear: ps5, healthy: []int{28, 28, 14, 30, 0}, clusters: cl(70, 30), total: 100},
-	{name: "row7 20/0/0 20/0 erratum1: total panic 60/40 not 50/50", children: []AggregateChild{pcts("primary", 20, 0, 0), pcts("secondary", 20, 0)},
-		threshold: 50, linear: ps5, healthy: []int{20, 20, 20, 20, 20}, clusters: cl(60, 40), total: 56, totalPanic: true},
-	{name: "row7 erratum1: seed's 50/50 holds only with panic disabled", children: []AggregateChild{pcts("primary", 20, 0, 0), pcts("secondary", 20, 0)},
-		threshold: 0, linear: ps5, healthy: []int{50, 0, 0, 50, 0}, clusters: cl(50, 50), total: 56},
-	{name: "row7 erratum1: or when the 0% levels have no hosts", children: []AggregateChild{
-		child("primary", pct(20), lv(0, 0, 0, 0), lv(0, 0, 0, 0)), child("secondary", pct(20), lv(0, 0, 0, 0))},
-		threshold: 50, linear: []string{"primary/0", "secondary/0"}, healthy: []int{50, 50}, clusters: cl(50, 50), total: 56, totalPanic: true},
-	{name: "row8 0/0/0 100/0", children: []AggregateChild{pcts("primary", 0, 0, 0), pcts("secondary", 100, 0)},
-		threshold: 50, linear: ps5, healthy: []int{0, 0, 0, 100, 0}, clusters: cl(0, 100), total: 100},
-	{name: "row9 0/0/0 72/0", children: []AggregateChild{pcts("primary", 0, 0, 0), pcts("secondary", 72, 0)},
-		threshold: 50, linear: ps5, healthy: []int{0, 0, 0, 100, 0}, clusters: cl(0, 100), total: 100},
-	// §9 erratum 2: the doc floors per cluster (A=66, B=33, total 99);
-	// the code floors per level and gives the remainder to the first
-	// healthy level.
-	{name: "erratum2 per-level flooring: code 67/33 not 66/33", children: []AggregateChild{pcts("A", 20, 20), pcts("B", 20)},
-		threshold: 0, linear: []string{"A/0", "A/1", "B/0"}, healthy: []int{34, 33, 33},
-		clusters: []ClusterLoad{{"A", 67}, {"B", 33}}, total: 84},
+// seed000Cases are seed 000's table rows (seedcases.Seed000, which
+// failure's sweep tests reproduce through SweepAggregate too).
+var seed000Cases = aggCasesOf(seedcases.Seed000)
+
+// aggCasesOf turns shared seed rows into aggCases.
+func aggCasesOf(rows []seedcases.Agg) []aggCase {
+	var out []aggCase
+	for _, r := range rows {
+		c := aggCase{name: r.Name, threshold: r.Threshold, linear: r.Linear, healthy: r.Healthy,
+			degraded: r.Degraded, total: r.Total, totalPanic: r.TotalPanic}
+		for _, ch := range r.Children {
+			c.children = append(c.children, child(ch.Name, levelsOf(ch.Levels)...))
+		}
+		for _, l := range r.Clusters {
+			c.clusters = append(c.clusters, ClusterLoad{l.Cluster, l.Load})
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // TestSeed000Linearization is the seed's linearization table: primary with

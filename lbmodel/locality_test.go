@@ -3,6 +3,8 @@ package lbmodel
 import (
 	"math"
 	"testing"
+
+	"github.com/lbctl/lbctl/lbmodel/internal/seedcases"
 )
 
 // hostsIn builds n hosts of one locality, the first healthy of them healthy
@@ -23,43 +25,29 @@ var (
 	locY = Locality{Region: "r", Zone: "y"}
 )
 
-// Seed 003 and seed 001 locality table: X weight 1, Y weight 2, Y 100 %
-// healthy, opf 1.4. The code's float shares, and their nearest integer
-// percent, which matches the seed except the 69 % row (locality.md §6
-// erratum 1: the doc says 32/68, the code gives 32.57/67.43, i.e. 33/67).
-var seed003Rows = []struct {
-	healthy      int
-	x            float64 // code share of X
-	seedX, seedY int
-	erratum      bool
-}{
-	{100, 1.0 / 3, 33, 67, false},
-	{70, 0.98 / 2.98, 33, 67, false},
-	{69, 0.966 / 2.966, 32, 68, true},
-	{50, 0.7 / 2.7, 26, 74, false},
-	{25, 0.35 / 2.35, 15, 85, false},
-	{0, 0, 0, 100, false},
-}
+// seed003Rows is the seed 003 and seed 001 locality table
+// (seedcases.Seed003, which failure's sweep tests reproduce too).
+var seed003Rows = seedcases.Seed003
 
 func TestSeedLocalityTable(t *testing.T) {
 	for _, r := range seed003Rows {
-		hosts := append(hostsIn(locX, 1, 0, 100, r.healthy), hostsIn(locY, 2, 0, 100, 100)...)
+		hosts := append(hostsIn(locX, 1, 0, 100, r.Healthy), hostsIn(locY, 2, 0, 100, 100)...)
 		s, err := ClusterShares(ClusterInput{Hosts: hosts, PanicThreshold: 50, LocalityWeighted: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		x := s.Priorities[0].Localities[0].Share
 		y := s.Priorities[0].Localities[1].Share
-		if !near(x, r.x, 1e-12) || !near(x+y, 1, 1e-12) {
-			t.Errorf("X %d%% healthy: share X %.9f, want %.9f (Y %.9f)", r.healthy, x, r.x, y)
+		if !near(x, r.X, 1e-12) || !near(x+y, 1, 1e-12) {
+			t.Errorf("X %d%% healthy: share X %.9f, want %.9f (Y %.9f)", r.Healthy, x, r.X, y)
 		}
 		px, py := int(math.Round(100*x)), int(math.Round(100*y))
-		if r.erratum {
+		if r.Erratum {
 			if px != 33 || py != 67 {
 				t.Errorf("69%% row: code rounds to %d/%d, want 33/67 (erratum)", px, py)
 			}
-		} else if px != r.seedX || py != r.seedY {
-			t.Errorf("X %d%% healthy: %d/%d, seed says %d/%d", r.healthy, px, py, r.seedX, r.seedY)
+		} else if px != r.SeedX || py != r.SeedY {
+			t.Errorf("X %d%% healthy: %d/%d, seed says %d/%d", r.Healthy, px, py, r.SeedX, r.SeedY)
 		}
 	}
 }

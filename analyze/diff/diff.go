@@ -63,60 +63,16 @@ func Build(old, new *config.Config, opt Options) (*Report, error) {
 	return BuildSides(Prepare(old), Prepare(new), opt)
 }
 
-// BuildSides is Build over prepared sides.
+// BuildSides is Build over prepared sides: pair the clusters whose inputs
+// changed, explain them, compare each pair, keep those whose traffic moved.
 func BuildSides(olds, news *Side, opt Options) (*Report, error) {
-	old, new := olds.Config, news.Config
-	r := &Report{Semantics: opt.Semantics, Clusters: []Cluster{}, Findings: Findings{New: []Finding{}, Fixed: []Finding{}}}
+	r := newReport(opt.Semantics)
 	pairs := Changed(olds, news)
-	var oldCls, newCls []*config.Cluster
-	for _, p := range pairs {
-		if p.Old != nil {
-			oldCls = append(oldCls, p.Old)
-		}
-		if p.New != nil {
-			newCls = append(newCls, p.New)
-		}
-	}
-	oldReps, oldErrs := explainAll(opt.Explain, old, oldCls)
-	newReps, newErrs := explainAll(opt.Explain, new, newCls)
-	for _, p := range pairs {
-		d := Cluster{Name: p.Name, Change: "modified"}
-		var o, n *traffic.ClusterReport
-		if p.Old != nil {
-			o, oldReps = oldReps[0], oldReps[1:]
-			if err := oldErrs[0]; err != nil {
-				d.Notes = append(d.Notes, "OLD: "+err.Error())
-			}
-			oldErrs = oldErrs[1:]
-			d.File = &Change[string]{Old: ptr(old.Sources.Pos(p.Old.Proto).String())}
-		} else {
-			d.Change = "added"
-			d.File = &Change[string]{}
-		}
-		if p.New != nil {
-			n, newReps = newReps[0], newReps[1:]
-			if err := newErrs[0]; err != nil {
-				d.Notes = append(d.Notes, "NEW: "+err.Error())
-			}
-			newErrs = newErrs[1:]
-			d.File.New = ptr(new.Sources.Pos(p.New.Proto).String())
-		} else {
-			d.Change = "removed"
-		}
-		compareReports(&d, o, n)
+	reps := explainPairs(opt.Explain, olds.Config, news.Config, pairs)
+	for i, p := range pairs {
+		d := compareSides(olds.Config, news.Config, p, reps[i])
 		if p.Old != nil && p.New != nil {
-			d.Subset = subsetChange(old, new, p)
-			if ro, rn := olds.routeHash[p.Name], news.routeHash[p.Name]; !slices.Equal(ro, rn) {
-				d.HashPolicy = both(append([]string{}, ro...), append([]string{}, rn...))
-			}
-			if o != nil && n != nil {
-				h, err := hashChange(old, new, p, opt.Semantics == "grpc")
-				if err != nil {
-					d.Notes = append(d.Notes, "key space: "+err.Error())
-				} else if h != nil && h.Moved > 0 {
-					d.Hash = h
-				}
-			}
+			compareModified(&d, olds, news, p, reps[i], opt.Semantics == "grpc")
 			if !d.differs() {
 				continue
 			}
@@ -126,14 +82,96 @@ func BuildSides(olds, news *Side, opt Options) (*Report, error) {
 			}
 		}
 		if p.New != nil {
-			d.At = changedAt(new, p.New, &d)
+			d.At = changedAt(news.Config, p.New, &d)
 		}
 		r.Clusters = append(r.Clusters, d)
 	}
-	renames(r.Clusters, old, new)
+	renames(r.Clusters, olds.Config, news.Config)
 	sortClusters(r.Clusters)
 	r.finish()
 	return r, nil
+}
+
+// newReport is an empty report: its lists [] rather than null.
+func newReport(semantics string) *Report {
+	return &Report{Semantics: semantics, Clusters: []Cluster{}, Findings: Findings{New: []Finding{}, Fixed: []Finding{}}}
+}
+
+// explained is one pair's explain results, a side's error when it failed.
+type explained struct {
+	old, new       *traffic.ClusterReport
+	oldErr, newErr error
+}
+
+// explainPairs explains each side's clusters of pairs in one call per side
+// (explainAll) and hands the results back pair by pair.
+func explainPairs(ex Explainer, old, new *config.Config, pairs []Pair) []explained {
+	var oldCls, newCls []*config.Cluster
+	for _, p := range pairs {
+		if p.Old != nil {
+			oldCls = append(oldCls, p.Old)
+		}
+		if p.New != nil {
+			newCls = append(newCls, p.New)
+		}
+	}
+	oldReps, oldErrs := explainAll(ex, old, oldCls)
+	newReps, newErrs := explainAll(ex, new, newCls)
+	out := make([]explained, len(pairs))
+	for i, p := range pairs {
+		if p.Old != nil {
+			out[i].old, out[i].oldErr = oldReps[0], oldErrs[0]
+			oldReps, oldErrs = oldReps[1:], oldErrs[1:]
+		}
+		if p.New != nil {
+			out[i].new, out[i].newErr = newReps[0], newErrs[0]
+			newReps, newErrs = newReps[1:], newErrs[1:]
+		}
+	}
+	return out
+}
+
+// compareSides is one pair's entry: added, removed or modified, where each
+// side is defined, explain's errors, and the two explain results compared.
+func compareSides(old, new *config.Config, p Pair, e explained) Cluster {
+	d := Cluster{Name: p.Name, Change: "modified", File: &Change[string]{}}
+	if p.Old == nil {
+		d.Change = "added"
+	} else {
+		if e.oldErr != nil {
+			d.Notes = append(d.Notes, "OLD: "+e.oldErr.Error())
+		}
+		d.File.Old = ptr(old.Sources.Pos(p.Old.Proto).String())
+	}
+	if p.New == nil {
+		d.Change = "removed"
+	} else {
+		if e.newErr != nil {
+			d.Notes = append(d.Notes, "NEW: "+e.newErr.Error())
+		}
+		d.File.New = ptr(new.Sources.Pos(p.New.Proto).String())
+	}
+	compareReports(&d, e.old, e.new)
+	return d
+}
+
+// compareModified adds what only a cluster on both sides has: its subset
+// change, its routes' hash policies and, when both explained, the key
+// space that moved.
+func compareModified(d *Cluster, olds, news *Side, p Pair, e explained, grpc bool) {
+	d.Subset = subsetChange(olds.Config, news.Config, p)
+	if ro, rn := olds.routeHash[p.Name], news.routeHash[p.Name]; !slices.Equal(ro, rn) {
+		d.HashPolicy = both(append([]string{}, ro...), append([]string{}, rn...))
+	}
+	if e.old == nil || e.new == nil {
+		return
+	}
+	h, err := hashChange(olds.Config, news.Config, p, grpc)
+	if err != nil {
+		d.Notes = append(d.Notes, "key space: "+err.Error())
+	} else if h != nil && h.Moved > 0 {
+		d.Hash = h
+	}
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -75,21 +75,31 @@ func nonEmpty(ss []*Side) []*Side {
 // BuildGroups compares each pair of configurations and merges the results;
 // with several groups each cluster names its configuration.
 func BuildGroups(groups []Group, opt Options) (*Report, error) {
-	r := &Report{Semantics: opt.Semantics, Clusters: []Cluster{}, Findings: Findings{New: []Finding{}, Fixed: []Finding{}}}
+	r := newReport(opt.Semantics)
 	for _, g := range groups {
 		gr, err := BuildSides(g.Old, g.New, opt)
 		if err != nil {
 			return nil, err
 		}
-		for _, c := range gr.Clusters {
-			if len(groups) > 1 {
-				c.Config = g.Label
-			}
-			r.Clusters = append(r.Clusters, c)
+		label := ""
+		if len(groups) > 1 {
+			label = g.Label
 		}
-		r.settingsOnly = append(r.settingsOnly, gr.settingsOnly...)
+		r.merge(gr, label)
 	}
 	sortClusters(r.Clusters)
 	r.finish()
 	return r, nil
+}
+
+// merge appends one group's clusters, named by label when it is set, and
+// its settings-only clusters.
+func (r *Report) merge(gr *Report, label string) {
+	for _, c := range gr.Clusters {
+		if label != "" {
+			c.Config = label
+		}
+		r.Clusters = append(r.Clusters, c)
+	}
+	r.settingsOnly = append(r.settingsOnly, gr.settingsOnly...)
 }

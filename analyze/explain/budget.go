@@ -4,6 +4,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/failure"
 )
 
 // addBudgets fills the failure budget of each priority of cr, cluster
@@ -12,7 +13,7 @@ import (
 // more host failed at a time, so the budgets carry Envoy's integer
 // rounding.
 func addBudgets(in lbmodel.ClusterInput, opt model.Options, cr *traffic.ClusterReport) error {
-	bs := lbmodel.ClusterBudgets(in, opt.BudgetOrder)
+	bs := failure.ClusterBudgets(in, opt.BudgetOrder)
 	if len(bs) > 0 && !cr.EndpointsMissing {
 		cr.Notes = append(cr.Notes, orderNote(opt.BudgetOrder))
 	}
@@ -32,7 +33,7 @@ func addAggregateBudgets(m *model.Model, children []lbmodel.AggregateChildInput,
 	if cr.Aggregate == nil {
 		return
 	}
-	bs := lbmodel.AggregateBudgets(children, m.PanicThreshold, opt.BudgetOrder)
+	bs := failure.AggregateBudgets(children, m.PanicThreshold, opt.BudgetOrder)
 	if !cr.EndpointsMissing {
 		cr.Notes = append(cr.Notes, orderNote(opt.BudgetOrder))
 	}
@@ -45,7 +46,7 @@ func addAggregateBudgets(m *model.Model, children []lbmodel.AggregateChildInput,
 
 // addLocalityBudgets fills the budget of each locality explain lists
 // (locality-weighted or zone-aware clusters).
-func addLocalityBudgets(in lbmodel.ClusterInput, order lbmodel.FailOrder, cr *traffic.ClusterReport) error {
+func addLocalityBudgets(in lbmodel.ClusterInput, order failure.FailOrder, cr *traffic.ClusterReport) error {
 	listed := false
 	for _, p := range cr.Priorities {
 		listed = listed || len(p.Localities) > 0
@@ -53,7 +54,7 @@ func addLocalityBudgets(in lbmodel.ClusterInput, order lbmodel.FailOrder, cr *tr
 	if !listed {
 		return nil
 	}
-	lbs, ok, err := lbmodel.LocalityBudgets(in, order)
+	lbs, ok, err := failure.LocalityBudgets(in, order)
 	if err != nil {
 		return err
 	}
@@ -76,13 +77,13 @@ func addLocalityBudgets(in lbmodel.ClusterInput, order lbmodel.FailOrder, cr *tr
 }
 
 // orderNote says in which order the budgets fail hosts.
-func orderNote(o lbmodel.FailOrder) string {
-	if o == lbmodel.FailHeaviestFirst {
+func orderNote(o failure.FailOrder) string {
+	if o == failure.FailHeaviestFirst {
 		return "failure budgets fail each level's healthy hosts heaviest first (--budget-order weight; equal weights: the last in file order first)"
 	}
 	return "failure budgets fail each level's healthy hosts the last in file order first, as --set-health removes them; check one with --set-health CLUSTER/PRIORITY=HEALTHY/TOTAL"
 }
 
-func budgetReport(b lbmodel.Budget) traffic.Budget {
+func budgetReport(b failure.Budget) traffic.Budget {
 	return traffic.Budget{BeforeSpill: b.BeforeSpill, BeforePanic: b.BeforePanic, BeforeTotalPanic: b.BeforeTotalPanic}
 }

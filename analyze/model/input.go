@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/failure"
 	"github.com/lbctl/lbctl/lbmodel/hash"
 
 	"github.com/lbctl/lbctl/analyze/config"
@@ -277,7 +278,7 @@ type Options struct {
 	// cluster listing one computes without it, as if EDS dropped it.
 	Remove []string
 	// BudgetOrder is the order in which failure budgets fail hosts.
-	BudgetOrder lbmodel.FailOrder
+	BudgetOrder failure.FailOrder
 	// HostAges is --host-age: time since each host became healthy, by
 	// address, for slow start.
 	HostAges map[string]time.Duration

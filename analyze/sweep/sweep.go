@@ -12,6 +12,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/failure"
 )
 
 // Options are the sweep's flags.
@@ -37,30 +38,30 @@ type Options struct {
 func usagef(format string, a ...any) error { return &model.UsageError{Msg: fmt.Sprintf(format, a...)} }
 
 // Build sweeps cluster cl of c. Bad options are *model.UsageError.
-func Build(c *config.Config, cl *config.Cluster, opt Options) (lbmodel.Sweep, error) {
+func Build(c *config.Config, cl *config.Cluster, opt Options) (failure.Sweep, error) {
 	if !(opt.Step >= 0 && opt.Step <= 100) { // NaN fails both
-		return lbmodel.Sweep{}, usagef("--step %g: expected a percentage above 0 and at most 100", opt.Step)
+		return failure.Sweep{}, usagef("--step %g: expected a percentage above 0 and at most 100", opt.Step)
 	}
 	if len(opt.Grid) != 0 && len(opt.Grid) != 2 {
-		return lbmodel.Sweep{}, usagef("--grid: expected two levels, e.g. --grid 0,1")
+		return failure.Sweep{}, usagef("--grid: expected two levels, e.g. --grid 0,1")
 	}
 	m, _, err := model.With(c, cl, opt.Model)
 	if err != nil {
-		return lbmodel.Sweep{}, err
+		return failure.Sweep{}, err
 	}
-	so := lbmodel.SweepOptions{Step: opt.Step, Hosts: opt.Hosts}
+	so := failure.SweepOptions{Step: opt.Step, Hosts: opt.Hosts}
 	if m.IsAggregate {
 		return aggregate(c, m, opt, so)
 	}
 	if opt.Child != "" {
-		return lbmodel.Sweep{}, usagef("--child %s: %s is not an aggregate cluster", opt.Child, m.Name)
+		return failure.Sweep{}, usagef("--child %s: %s is not an aggregate cluster", opt.Child, m.Name)
 	}
 	in, hp, err := model.Input(c, cl, m, model.Settings(c, cl), opt.Model)
 	if err != nil {
-		return lbmodel.Sweep{}, err
+		return failure.Sweep{}, err
 	}
 	if opt.Hosts && !hp.Computable {
-		return lbmodel.Sweep{}, usagef("--hosts: lbctl cannot compute host shares for %s's policy %s", m.Name, m.Policy)
+		return failure.Sweep{}, usagef("--hosts: lbctl cannot compute host shares for %s's policy %s", m.Name, m.Policy)
 	}
 	prios := []int{max(0, opt.Priority)}
 	if len(opt.Grid) == 2 {
@@ -68,23 +69,23 @@ func Build(c *config.Config, cl *config.Cluster, opt Options) (lbmodel.Sweep, er
 		for _, g := range opt.Grid {
 			p, err := ParsePriority(g)
 			if err != nil {
-				return lbmodel.Sweep{}, usagef("--grid %s: %v", strings.Join(opt.Grid, ","), err)
+				return failure.Sweep{}, usagef("--grid %s: %v", strings.Join(opt.Grid, ","), err)
 			}
 			prios = append(prios, p)
 		}
 	}
 	for _, p := range prios {
 		if !hasPriority(in.Hosts, p) {
-			return lbmodel.Sweep{}, usagef("cluster %q has no hosts at priority %d (it has %s)", m.Name, p, priorityList(in.Hosts))
+			return failure.Sweep{}, usagef("cluster %q has no hosts at priority %d (it has %s)", m.Name, p, priorityList(in.Hosts))
 		}
 	}
-	return lbmodel.SweepCluster(m.Name, in, prios, so)
+	return failure.SweepCluster(m.Name, in, prios, so)
 }
 
-func aggregate(c *config.Config, m *model.Model, opt Options, so lbmodel.SweepOptions) (lbmodel.Sweep, error) {
+func aggregate(c *config.Config, m *model.Model, opt Options, so failure.SweepOptions) (failure.Sweep, error) {
 	children, err := model.AggregateInputs(c, m, opt.Model)
 	if err != nil {
-		return lbmodel.Sweep{}, err
+		return failure.Sweep{}, err
 	}
 	present := map[string][]lbmodel.Host{}
 	first := ""
@@ -96,33 +97,33 @@ func aggregate(c *config.Config, m *model.Model, opt Options, so lbmodel.SweepOp
 			}
 		}
 	}
-	level := func(name string, p int) (lbmodel.Varied, error) {
+	level := func(name string, p int) (failure.Varied, error) {
 		hosts, ok := present[name]
 		if !ok {
-			return lbmodel.Varied{}, usagef("%q is not a child cluster of %q with hosts (its children are: %s)", name, m.Name, strings.Join(m.Aggregate, ", "))
+			return failure.Varied{}, usagef("%q is not a child cluster of %q with hosts (its children are: %s)", name, m.Name, strings.Join(m.Aggregate, ", "))
 		}
 		if p >= 0 && !hasPriority(hosts, p) {
-			return lbmodel.Varied{}, usagef("child cluster %q has no hosts at priority %d (it has %s)", name, p, priorityList(hosts))
+			return failure.Varied{}, usagef("child cluster %q has no hosts at priority %d (it has %s)", name, p, priorityList(hosts))
 		}
 		if p < 0 && len(hosts) == 0 {
-			return lbmodel.Varied{}, usagef("child cluster %q has no hosts", name)
+			return failure.Varied{}, usagef("child cluster %q has no hosts", name)
 		}
-		return lbmodel.Varied{Cluster: name, Priority: p}, nil
+		return failure.Varied{Cluster: name, Priority: p}, nil
 	}
-	var vary []lbmodel.Varied
+	var vary []failure.Varied
 	if len(opt.Grid) == 2 {
 		for _, g := range opt.Grid {
 			name, p := g, -1
 			if i := strings.LastIndexByte(g, '/'); i >= 0 {
 				pp, err := ParsePriority(g[i+1:])
 				if err != nil {
-					return lbmodel.Sweep{}, usagef("--grid %s: %v", strings.Join(opt.Grid, ","), err)
+					return failure.Sweep{}, usagef("--grid %s: %v", strings.Join(opt.Grid, ","), err)
 				}
 				name, p = g[:i], pp
 			}
 			v, err := level(name, p)
 			if err != nil {
-				return lbmodel.Sweep{}, err
+				return failure.Sweep{}, err
 			}
 			vary = append(vary, v)
 		}
@@ -133,11 +134,11 @@ func aggregate(c *config.Config, m *model.Model, opt Options, so lbmodel.SweepOp
 		}
 		v, err := level(name, opt.Priority)
 		if err != nil {
-			return lbmodel.Sweep{}, err
+			return failure.Sweep{}, err
 		}
-		vary = []lbmodel.Varied{v}
+		vary = []failure.Varied{v}
 	}
-	return lbmodel.SweepAggregate(m.Name, children, m.PanicThreshold, vary, so)
+	return failure.SweepAggregate(m.Name, children, m.PanicThreshold, vary, so)
 }
 
 // ParsePriority reads "1" or "P1".

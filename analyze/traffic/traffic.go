@@ -57,7 +57,7 @@ type PriorityReport struct {
 }
 
 // Budget is how many of a level's healthy hosts can fail before a state
-// changes (lbmodel.Budget); nil: never.
+// changes (failure.Budget); nil: never.
 type Budget struct {
 	BeforeSpill      *int `json:"before_spill" yaml:"before_spill"`
 	BeforePanic      *int `json:"before_panic" yaml:"before_panic"`
@@ -87,7 +87,7 @@ type LocalityReport struct {
 	Budget *LocalityBudget `json:"budget,omitempty" yaml:"budget,omitempty"`
 }
 
-// LocalityBudget is a locality's budget (lbmodel.LocalityBudget);
+// LocalityBudget is a locality's budget (failure.LocalityBudget);
 // BeforeShift: before the locality's share of its priority drops.
 type LocalityBudget struct {
 	Budget      `yaml:",inline"`

@@ -3,7 +3,6 @@ package cmdutil
 import (
 	"os"
 
-	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
 	"github.com/urfave/cli/v3"
@@ -21,11 +20,7 @@ func WriteOutput(cmd *cli.Command, v any, render func(t *term.IO)) error {
 	case "csv":
 		return UsageErrorf("-o csv: only lbctl sweep writes CSV")
 	}
-	if r, ok := v.(*traffic.Report); ok {
-		encode.EscapeTrafficStrings(r)
-	} else {
-		encode.EscapeStrings(v)
-	}
+	encode.EscapeStrings(v)
 	if pages(cmd) {
 		t.StartPager(Getenv(cmd), cmd.Bool("no-pager"))
 		defer t.StopPager()

@@ -3,10 +3,7 @@ package encode
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
-	"math"
-	"strconv"
 
 	gojson "github.com/goccy/go-json"
 
@@ -26,8 +23,7 @@ import (
 // marked the whole heap while it grew). Writes to w end only between JSON
 // values, so a string (and any secret in it) reaches the guard whole.
 func TrafficJSON(w io.Writer, r *traffic.Report) error {
-	emptyTrafficSlices(r)
-	if err := finiteNumbers(r); err != nil {
+	if err := prepareJSON(r); err != nil {
 		return err // before the first byte, as when the report was one buffer
 	}
 	tw := trafficWriter{w: w}
@@ -54,45 +50,6 @@ func TrafficJSON(w io.Writer, r *traffic.Report) error {
 	}
 	tw.buf = append(tw.buf, "]\n}\n"...)
 	return tw.flush(0)
-}
-
-// finiteNumbers is encoding/json's refusal of NaN and infinities, checked
-// over the whole report before any of it is written
-// (TestTrafficJSONNonFiniteWritesNothing sets each number in turn).
-func finiteNumbers(r *traffic.Report) error {
-	check := func(v float64) error {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("json: unsupported value: %s", strconv.FormatFloat(v, 'g', -1, 64))
-		}
-		return nil
-	}
-	for i := range r.Clusters {
-		c := &r.Clusters[i]
-		errs := []error{check(c.NoHostShare)}
-		for _, p := range c.Priorities {
-			for _, l := range p.Localities {
-				errs = append(errs, check(l.EffectiveWeight), check(l.Share))
-			}
-		}
-		for k := range c.Hosts {
-			if s := c.Hosts[k].Share; s != nil {
-				if err := check(*s); err != nil {
-					return err
-				}
-			}
-		}
-		if z := c.ZoneRouting; z != nil {
-			for _, l := range z.Localities {
-				errs = append(errs, check(l.Share))
-			}
-		}
-		for _, err := range errs {
-			if err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // trafficWriter gathers output in buf and hands it to w in chunks.
@@ -170,38 +127,4 @@ func (tw *trafficWriter) cluster(c *traffic.ClusterReport) error {
 	tw.buf = append(tw.buf, "\n      "...)
 	tw.buf = append(tw.buf, rest...)
 	return tw.flush(trafficChunk)
-}
-
-// emptyTrafficSlices is EmptySlices for a traffic report, without
-// reflection: nil lists the contract prints become [].
-func emptyTrafficSlices(r *traffic.Report) {
-	if r.Clusters == nil {
-		r.Clusters = []traffic.ClusterReport{}
-	}
-	for i := range r.Clusters {
-		c := &r.Clusters[i]
-		if c.Priorities == nil {
-			c.Priorities = []traffic.PriorityReport{}
-		}
-		if c.Hosts == nil {
-			c.Hosts = []traffic.HostReport{}
-		}
-		if c.Notes == nil {
-			c.Notes = []string{}
-		}
-		if a := c.Aggregate; a != nil {
-			if a.Clusters == nil {
-				a.Clusters = []string{}
-			}
-			if a.Levels == nil {
-				a.Levels = []traffic.AggregateLevel{}
-			}
-			if a.ClusterLoad == nil {
-				a.ClusterLoad = []traffic.AggregateClusterLd{}
-			}
-		}
-		if z := c.ZoneRouting; z != nil && z.Localities == nil {
-			z.Localities = []traffic.ZoneLocalityReport{}
-		}
-	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/term"
 
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/failure"
 	"github.com/urfave/cli/v3"
 )
 
@@ -20,11 +20,11 @@ func budgetOrderFlag() cli.Flag {
 		Validator: cmdutil.OneOf("budget-order", "file", "weight")}
 }
 
-func budgetOrder(cmd *cli.Command) lbmodel.FailOrder {
+func budgetOrder(cmd *cli.Command) failure.FailOrder {
 	if cmd.String("budget-order") == "weight" {
-		return lbmodel.FailHeaviestFirst
+		return failure.FailHeaviestFirst
 	}
-	return lbmodel.FailFileOrder
+	return failure.FailFileOrder
 }
 
 // renderBudgets writes one line per level: how many of its healthy hosts

@@ -112,7 +112,7 @@ func runWatch(ctx context.Context, cmd *cli.Command, first *traffic.Report, rend
 		snapshot = func() (*traffic.Report, error) {
 			cur, err := fetch()
 			if err == nil {
-				encode.EscapeTrafficStrings(cur)
+				encode.EscapeStrings(cur)
 			}
 			return cur, err
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/lbctl/lbctl/commands/term"
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/failure"
 )
 
 // chartFills tell the series apart without colour (NO_COLOR, pipes);
@@ -21,7 +21,7 @@ var (
 // sweepChart draws one horizontal stacked bar per row: each series'
 // share of the bar is its load, so the bars show traffic moving between
 // levels as health falls.
-func sweepChart(t *term.IO, s lbmodel.Sweep, ser []series) string {
+func sweepChart(t *term.IO, s failure.Sweep, ser []series) string {
 	fills := chartFillsASCII
 	if t.Unicode() {
 		fills = chartFills

@@ -8,7 +8,7 @@ import (
 	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/failure"
 )
 
 // series is one stacked quantity of a sweep: a priority's load (healthy
@@ -19,7 +19,7 @@ type series struct {
 }
 
 // sweepSeries is what the table columns and the charts stack.
-func sweepSeries(s lbmodel.Sweep) []series {
+func sweepSeries(s failure.Sweep) []series {
 	if len(s.Rows) == 0 {
 		return nil
 	}
@@ -45,7 +45,7 @@ func sweepSeries(s lbmodel.Sweep) []series {
 }
 
 // variedName is "P0", or "primary/P0" / "primary" in an aggregate.
-func variedName(s lbmodel.Sweep, v lbmodel.Varied) string {
+func variedName(s failure.Sweep, v failure.Varied) string {
 	switch {
 	case v.Cluster == s.Cluster:
 		return "P" + strconv.Itoa(v.Priority)
@@ -61,7 +61,7 @@ func healthPct(h float64) string {
 }
 
 // panicLevels lists the levels in panic in a row, "-" when none.
-func panicLevels(r lbmodel.SweepRow) string {
+func panicLevels(r failure.SweepRow) string {
 	var out []string
 	for _, l := range r.Priorities {
 		if l.Panic {
@@ -80,7 +80,7 @@ func panicLevels(r lbmodel.SweepRow) string {
 
 // renderSweep writes a one-level sweep as a table and a stacked bar
 // chart, a grid as a matrix of loads.
-func renderSweep(t *term.IO, s lbmodel.Sweep) {
+func renderSweep(t *term.IO, s failure.Sweep) {
 	title := t.Style().Bold(true).Render(s.Cluster)
 	facts := []string{"varying " + variedName(s, s.Varied)}
 	if s.Grid != nil {
@@ -119,7 +119,7 @@ func renderSweep(t *term.IO, s lbmodel.Sweep) {
 
 // renderSweepGrid writes a matrix: a row per healthy count of the first
 // level, a column per count of the second, each cell the stacked loads.
-func renderSweepGrid(t *term.IO, s lbmodel.Sweep) {
+func renderSweepGrid(t *term.IO, s failure.Sweep) {
 	ser := sweepSeries(s)
 	var cols []int
 	for _, r := range s.Rows {
@@ -161,7 +161,7 @@ func renderSweepGrid(t *term.IO, s lbmodel.Sweep) {
 }
 
 // renderSweepHosts lists every host with a share at each step.
-func renderSweepHosts(t *term.IO, s lbmodel.Sweep) {
+func renderSweepHosts(t *term.IO, s failure.Sweep) {
 	var rows [][]string
 	for _, r := range s.Rows {
 		st := r.Steps[0]

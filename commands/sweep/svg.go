@@ -7,7 +7,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/commands/term"
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/failure"
 )
 
 // SVG chart geometry (user units).
@@ -27,7 +27,7 @@ const (
 // health of the varied level on x (100% at the left), the load of each
 // priority or child cluster stacked on y, total panic marked. Everything
 // from the configuration is escaped.
-func SVG(s lbmodel.Sweep) string {
+func SVG(s failure.Sweep) string {
 	ser := sweepSeries(s)
 	// Control characters are not allowed in XML: written as \x1b etc.
 	esc := func(v string) string { return html.EscapeString(config.Escape(v)) }

@@ -17,7 +17,7 @@ import (
 	"github.com/lbctl/lbctl/commands/cmdutil"
 	"github.com/lbctl/lbctl/commands/encode"
 	"github.com/lbctl/lbctl/commands/term"
-	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/failure"
 
 	"github.com/urfave/cli/v3"
 	"go.yaml.in/yaml/v3"
@@ -165,7 +165,7 @@ func yamlFromJSON(v any) (*yaml.Node, error) {
 
 // stepNote says once on stderr when --step is finer than one host of a
 // swept level: every host count is shown instead (lbmodel's stepCounts).
-func stepNote(cmd *cli.Command, s lbmodel.Sweep, step float64) {
+func stepNote(cmd *cli.Command, s failure.Sweep, step float64) {
 	if step <= 0 || len(s.Rows) == 0 {
 		return
 	}

@@ -1,4 +1,4 @@
-package lbmodel
+package failure
 
 import (
 	"cmp"
@@ -6,25 +6,27 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/lbctl/lbctl/lbmodel"
 )
 
-// hostsOf builds a priority's hosts: n hosts, the first healthy of them
+// prioHosts builds a priority's hosts: n hosts, the first healthy of them
 // HEALTHY, then degraded DEGRADED, the rest UNHEALTHY, all weight 1.
-func prioHosts(p, n, healthy, degraded int) []Host {
-	out := make([]Host, n)
+func prioHosts(p, n, healthy, degraded int) []lbmodel.Host {
+	out := make([]lbmodel.Host, n)
 	for i := range out {
-		out[i] = Host{Address: fmt.Sprintf("10.0.%d.%d:80", p, i), Priority: p, Weight: 1, Status: StatusUnhealthy}
+		out[i] = lbmodel.Host{Address: fmt.Sprintf("10.0.%d.%d:80", p, i), Priority: p, Weight: 1, Status: lbmodel.StatusUnhealthy}
 		switch {
 		case i < healthy:
-			out[i].Status = StatusHealthy
+			out[i].Status = lbmodel.StatusHealthy
 		case i < healthy+degraded:
-			out[i].Status = StatusDegraded
+			out[i].Status = lbmodel.StatusDegraded
 		}
 	}
 	return out
 }
 
-func cat(hs ...[]Host) []Host { return slices.Concat(hs...) }
+func cat(hs ...[]lbmodel.Host) []lbmodel.Host { return slices.Concat(hs...) }
 
 // b is a Budget literal; -1 stands for null (never).
 func b(spill, panic, total int) Budget {
@@ -63,7 +65,7 @@ func checkBudgets(t *testing.T, got, want []Budget) {
 // h = 72 of 100 or 8 of 10; panic needs T < 100 and (healthy+degraded)/n
 // below the threshold.
 func TestClusterBudgets(t *testing.T) {
-	w := func(hs []Host, ws ...uint32) []Host {
+	w := func(hs []lbmodel.Host, ws ...uint32) []lbmodel.Host {
 		for i := range ws {
 			hs[i].Weight = ws[i]
 		}
@@ -71,66 +73,66 @@ func TestClusterBudgets(t *testing.T) {
 	}
 	cases := []struct {
 		name  string
-		in    ClusterInput
+		in    lbmodel.ClusterInput
 		order FailOrder
 		want  []Budget
 	}{
 		// Seed 001 table 1 row 1: P0 spills once 71 are left; P1 at 100
 		// keeps T at 100, so P0 never panics.
-		{"seed001 100/100", ClusterInput{Hosts: cat(prioHosts(0, 100, 100, 0), prioHosts(1, 100, 100, 0)), PanicThreshold: 50},
+		{"seed001 100/100", lbmodel.ClusterInput{Hosts: cat(prioHosts(0, 100, 100, 0), prioHosts(1, 100, 100, 0)), PanicThreshold: 50},
 			FailFileOrder, []Budget{b(28, -1, -1), b(-1, -1, -1)}},
 		// Table 1 row 4 (50%): P0's next failure lowers its load 70 → 68.
 		// P1 keeps its 30 down to 22 of 100 (health 30, T 100); at 21 T is
 		// 99, P1 gets 29 and panics (21% < 50); P0 at 50% never does.
-		{"seed001 50/100", ClusterInput{Hosts: cat(prioHosts(0, 100, 50, 0), prioHosts(1, 100, 100, 0)), PanicThreshold: 50},
+		{"seed001 50/100", lbmodel.ClusterInput{Hosts: cat(prioHosts(0, 100, 50, 0), prioHosts(1, 100, 100, 0)), PanicThreshold: 50},
 			FailFileOrder, []Budget{b(0, -1, -1), b(78, 78, -1)}},
 		// P1 at 25% (health 35): T < 100 once P0's health is ≤ 64, i.e. 46
 		// healthy (140·46/100 = 64); 46% < 50 panics, P1 at 25% too: total
 		// panic at the 54th failure.
-		{"P1 25%: P0 panics and total panic at 46 left", ClusterInput{Hosts: cat(prioHosts(0, 100, 100, 0), prioHosts(1, 100, 25, 0)), PanicThreshold: 50},
+		{"P1 25%: P0 panics and total panic at 46 left", lbmodel.ClusterInput{Hosts: cat(prioHosts(0, 100, 100, 0), prioHosts(1, 100, 25, 0)), PanicThreshold: 50},
 			FailFileOrder, []Budget{b(28, 53, 53), b(-1, -1, -1)}},
-		{"threshold 0 never panics", ClusterInput{Hosts: cat(prioHosts(0, 100, 100, 0), prioHosts(1, 100, 25, 0)), PanicThreshold: 0},
+		{"threshold 0 never panics", lbmodel.ClusterInput{Hosts: cat(prioHosts(0, 100, 100, 0), prioHosts(1, 100, 25, 0)), PanicThreshold: 0},
 			FailFileOrder, []Budget{b(28, -1, -1), b(-1, -1, -1)}},
 		// One level keeps 100% of the load (remainder, then total panic by
 		// host count): it never spills. Threshold 100 panics as soon as
 		// T < 100: 7 of 10 is 98.
-		{"threshold 100 single level", ClusterInput{Hosts: prioHosts(0, 10, 10, 0), PanicThreshold: 100},
+		{"threshold 100 single level", lbmodel.ClusterInput{Hosts: prioHosts(0, 10, 10, 0), PanicThreshold: 100},
 			FailFileOrder, []Budget{b(-1, 2, 2)}},
-		{"threshold 50 single level", ClusterInput{Hosts: prioHosts(0, 10, 10, 0), PanicThreshold: 50},
+		{"threshold 50 single level", lbmodel.ClusterInput{Hosts: prioHosts(0, 10, 10, 0), PanicThreshold: 50},
 			FailFileOrder, []Budget{b(-1, 5, 5)}},
-		{"threshold above 100 is 100", ClusterInput{Hosts: prioHosts(0, 10, 10, 0), PanicThreshold: 250},
+		{"threshold above 100 is 100", lbmodel.ClusterInput{Hosts: prioHosts(0, 10, 10, 0), PanicThreshold: 250},
 			FailFileOrder, []Budget{b(-1, 2, 2)}},
-		{"threshold 0 single level: all lost still P0", ClusterInput{Hosts: prioHosts(0, 10, 10, 0), PanicThreshold: 0},
+		{"threshold 0 single level: all lost still P0", lbmodel.ClusterInput{Hosts: prioHosts(0, 10, 10, 0), PanicThreshold: 0},
 			FailFileOrder, []Budget{b(-1, -1, -1)}},
-		{"OPF 200: 5 of 10 is still 100", ClusterInput{Hosts: cat(prioHosts(0, 10, 10, 0), prioHosts(1, 10, 10, 0)), OverprovisioningFactor: 200, PanicThreshold: 50},
+		{"OPF 200: 5 of 10 is still 100", lbmodel.ClusterInput{Hosts: cat(prioHosts(0, 10, 10, 0), prioHosts(1, 10, 10, 0)), OverprovisioningFactor: 200, PanicThreshold: 50},
 			FailFileOrder, []Budget{b(5, -1, -1), b(-1, -1, -1)}},
-		{"OPF 100: any failure spills", ClusterInput{Hosts: cat(prioHosts(0, 10, 10, 0), prioHosts(1, 10, 10, 0)), OverprovisioningFactor: 100, PanicThreshold: 50},
+		{"OPF 100: any failure spills", lbmodel.ClusterInput{Hosts: cat(prioHosts(0, 10, 10, 0), prioHosts(1, 10, 10, 0)), OverprovisioningFactor: 100, PanicThreshold: 50},
 			FailFileOrder, []Budget{b(0, -1, -1), b(-1, -1, -1)}},
 		// Degraded hosts: P0's healthy load 98 after one failure; P1's
 		// healthy hosts come before P0's degraded ones.
-		{"degraded do not stop the spill", ClusterInput{Hosts: cat(prioHosts(0, 10, 8, 2), prioHosts(1, 10, 10, 0)), PanicThreshold: 50},
+		{"degraded do not stop the spill", lbmodel.ClusterInput{Hosts: cat(prioHosts(0, 10, 8, 2), prioHosts(1, 10, 10, 0)), PanicThreshold: 50},
 			FailFileOrder, []Budget{b(0, -1, -1), b(-1, -1, -1)}},
 		// ... but count toward the panic percentage: 4+3 of 10, panic below 5.
-		{"degraded count for panic", ClusterInput{Hosts: prioHosts(0, 10, 4, 3), PanicThreshold: 50},
+		{"degraded count for panic", lbmodel.ClusterInput{Hosts: prioHosts(0, 10, 4, 3), PanicThreshold: 50},
 			FailFileOrder, []Budget{b(-1, 2, 2)}},
 		// Weighted priority health, weights 6,1,1,1,1: file order fails the
 		// 1s (9, 8 of 10 weight keep 100; 7 is 98), weight order the 6.
-		{"weighted file order", ClusterInput{Hosts: cat(w(prioHosts(0, 5, 5, 0), 6, 1, 1, 1, 1), prioHosts(1, 1, 1, 0)), WeightedPriorityHealth: true, PanicThreshold: 50},
+		{"weighted file order", lbmodel.ClusterInput{Hosts: cat(w(prioHosts(0, 5, 5, 0), 6, 1, 1, 1, 1), prioHosts(1, 1, 1, 0)), WeightedPriorityHealth: true, PanicThreshold: 50},
 			FailFileOrder, []Budget{b(2, -1, -1), b(-1, -1, -1)}},
-		{"weighted heaviest first", ClusterInput{Hosts: cat(w(prioHosts(0, 5, 5, 0), 6, 1, 1, 1, 1), prioHosts(1, 1, 1, 0)), WeightedPriorityHealth: true, PanicThreshold: 50},
+		{"weighted heaviest first", lbmodel.ClusterInput{Hosts: cat(w(prioHosts(0, 5, 5, 0), 6, 1, 1, 1, 1), prioHosts(1, 1, 1, 0)), WeightedPriorityHealth: true, PanicThreshold: 50},
 			FailHeaviestFirst, []Budget{b(0, -1, -1), b(-1, -1, -1)}},
-		{"weights ignored without weighted health", ClusterInput{Hosts: cat(w(prioHosts(0, 5, 5, 0), 6, 1, 1, 1, 1), prioHosts(1, 1, 1, 0)), PanicThreshold: 50},
+		{"weights ignored without weighted health", lbmodel.ClusterInput{Hosts: cat(w(prioHosts(0, 5, 5, 0), 6, 1, 1, 1, 1), prioHosts(1, 1, 1, 0)), PanicThreshold: 50},
 			FailHeaviestFirst, []Budget{b(1, -1, -1), b(-1, -1, -1)}},
 		// Empty P0 (a gap): nothing to fail, never panics while P1 keeps
 		// T at 100; once P1 has 7 of 10 the empty P0 panics, P1 at 4 of 10
 		// too: total panic, still all of it on P1 by host count.
-		{"empty priority", ClusterInput{Hosts: prioHosts(1, 10, 10, 0), PanicThreshold: 50},
+		{"empty priority", lbmodel.ClusterInput{Hosts: prioHosts(1, 10, 10, 0), PanicThreshold: 50},
 			FailFileOrder, []Budget{b(-1, -1, -1), b(-1, 5, 5)}},
 		// P0 2 of 10 (28) and P1 5 of 10 (70): T 98, P0 already in panic.
-		{"already in panic is 0", ClusterInput{Hosts: cat(prioHosts(0, 10, 2, 0), prioHosts(1, 10, 5, 0)), PanicThreshold: 50},
+		{"already in panic is 0", lbmodel.ClusterInput{Hosts: cat(prioHosts(0, 10, 2, 0), prioHosts(1, 10, 5, 0)), PanicThreshold: 50},
 			FailFileOrder, []Budget{b(0, 0, -1), b(0, 0, 0)}},
 		// DRAINING hosts are excluded, never failed: 7 healthy of 8 counted.
-		{"excluded hosts", ClusterInput{Hosts: cat(prioHosts(0, 10, 7, 0)[:8], []Host{{Priority: 0, Status: StatusDraining}, {Priority: 0, Status: StatusDraining}},
+		{"excluded hosts", lbmodel.ClusterInput{Hosts: cat(prioHosts(0, 10, 7, 0)[:8], []lbmodel.Host{{Priority: 0, Status: lbmodel.StatusDraining}, {Priority: 0, Status: lbmodel.StatusDraining}},
 			prioHosts(1, 1, 1, 0)), PanicThreshold: 50},
 			FailFileOrder, []Budget{b(1, -1, -1), b(-1, -1, -1)}},
 	}
@@ -146,41 +148,41 @@ func ab(spill, panic, total, failover int) AggregateBudget {
 }
 
 func TestAggregateBudgets(t *testing.T) {
-	in := func(name string, hs ...[]Host) AggregateChildInput {
-		return AggregateChildInput{Name: name, Kind: ChildPresent, Cluster: ClusterInput{Hosts: cat(hs...), PanicThreshold: 50}}
+	in := func(name string, hs ...[]lbmodel.Host) lbmodel.AggregateChildInput {
+		return lbmodel.AggregateChildInput{Name: name, Kind: lbmodel.ChildPresent, Cluster: lbmodel.ClusterInput{Hosts: cat(hs...), PanicThreshold: 50}}
 	}
 	cases := []struct {
 		name      string
-		children  []AggregateChildInput
+		children  []lbmodel.AggregateChildInput
 		threshold int
 		want      []AggregateBudget
 	}{
 		// Seed 000 row 1 (100 hosts per level, all healthy): primary P0
 		// spills to P1 after 28, and never past the primary.
-		{"seed000 row1", []AggregateChildInput{
+		{"seed000 row1", []lbmodel.AggregateChildInput{
 			in("primary", prioHosts(0, 100, 100, 0), prioHosts(1, 100, 100, 0), prioHosts(2, 100, 100, 0)),
 			in("secondary", prioHosts(0, 100, 100, 0), prioHosts(1, 100, 100, 0))}, 50,
 			[]AggregateBudget{ab(28, -1, -1, -1), ab(-1, -1, -1, -1), ab(-1, -1, -1, -1), ab(-1, -1, -1, -1), ab(-1, -1, -1, -1)}},
 		// Row 3 (71/1/0, 100/100): the next P0 failure gives 98/1/0/1.
-		{"seed000 row3", []AggregateChildInput{
+		{"seed000 row3", []lbmodel.AggregateChildInput{
 			in("primary", prioHosts(0, 100, 71, 0), prioHosts(1, 100, 1, 0), prioHosts(2, 100, 0, 0)),
 			in("secondary", prioHosts(0, 100, 100, 0), prioHosts(1, 100, 100, 0))}, 50,
 			[]AggregateBudget{ab(0, -1, -1, 0), ab(0, -1, -1, 0), ab(-1, -1, -1, -1), ab(-1, -1, -1, -1), ab(-1, -1, -1, -1)}},
 		// One level each, 10 hosts: primary fails over at 7 left; the
 		// secondary has no load to lose.
-		{"two single-level children", []AggregateChildInput{in("primary", prioHosts(0, 10, 10, 0)), in("secondary", prioHosts(0, 10, 10, 0))}, 50,
+		{"two single-level children", []lbmodel.AggregateChildInput{in("primary", prioHosts(0, 10, 10, 0)), in("secondary", prioHosts(0, 10, 10, 0))}, 50,
 			[]AggregateBudget{ab(2, -1, -1, 2), ab(-1, -1, -1, -1)}},
 		// Secondary at 3 of 10 (42): T < 100 once primary is at 5 (70);
 		// primary panics below 5 healthy (4: 56+42 = 98), the secondary is
 		// already in panic at that point: total panic together.
-		{"aggregate total panic", []AggregateChildInput{in("primary", prioHosts(0, 10, 10, 0)), in("secondary", prioHosts(0, 10, 3, 0))}, 50,
+		{"aggregate total panic", []lbmodel.AggregateChildInput{in("primary", prioHosts(0, 10, 10, 0)), in("secondary", prioHosts(0, 10, 3, 0))}, 50,
 			[]AggregateBudget{ab(2, 5, 5, 2), ab(-1, -1, -1, -1)}},
-		{"aggregate threshold 0", []AggregateChildInput{in("primary", prioHosts(0, 10, 10, 0)), in("secondary", prioHosts(0, 10, 3, 0))}, 0,
+		{"aggregate threshold 0", []lbmodel.AggregateChildInput{in("primary", prioHosts(0, 10, 10, 0)), in("secondary", prioHosts(0, 10, 3, 0))}, 0,
 			[]AggregateBudget{ab(2, -1, -1, 2), ab(-1, -1, -1, -1)}},
 		// A child listed twice is one host set: failing its hosts fails
 		// both occurrences, so the second (no load of its own) has the
 		// child's failover budget too.
-		{"duplicate child", []AggregateChildInput{in("a", prioHosts(0, 10, 10, 0)), in("b", prioHosts(0, 10, 10, 0)), in("a", prioHosts(0, 10, 10, 0))}, 50,
+		{"duplicate child", []lbmodel.AggregateChildInput{in("a", prioHosts(0, 10, 10, 0)), in("b", prioHosts(0, 10, 10, 0)), in("a", prioHosts(0, 10, 10, 0))}, 50,
 			[]AggregateBudget{ab(2, -1, -1, 2), ab(-1, -1, -1, -1), ab(-1, -1, -1, 2)}},
 	}
 	for _, c := range cases {
@@ -210,16 +212,16 @@ func ptrv(p *int) int {
 // failHosts turns the first k healthy hosts of priority p, in the order
 // given, UNHEALTHY, computed independently of failWeights: file order is
 // last first; weight order heaviest first, ties last first.
-func failHosts(hosts []Host, p, k int, order FailOrder) []Host {
+func failHosts(hosts []lbmodel.Host, p, k int, order FailOrder) []lbmodel.Host {
 	var idx []int
 	for i, h := range hosts {
-		if h.Priority == p && h.Status.Coarse() == Healthy && !h.Status.Excluded() {
+		if h.Priority == p && h.Status.Coarse() == lbmodel.Healthy && !h.Status.Excluded() {
 			idx = append(idx, i)
 		}
 	}
 	slices.SortFunc(idx, func(a, b int) int {
 		if order == FailHeaviestFirst {
-			if c := cmp.Compare(HostWeight(hosts[b]), HostWeight(hosts[a])); c != 0 {
+			if c := cmp.Compare(lbmodel.HostWeight(hosts[b]), lbmodel.HostWeight(hosts[a])); c != 0 {
 				return c
 			}
 		}
@@ -227,7 +229,7 @@ func failHosts(hosts []Host, p, k int, order FailOrder) []Host {
 	})
 	out := slices.Clone(hosts)
 	for _, i := range idx[:k] {
-		out[i].Status = StatusUnhealthy
+		out[i].Status = lbmodel.StatusUnhealthy
 	}
 	return out
 }
@@ -237,17 +239,17 @@ func failHosts(hosts []Host, p, k int, order FailOrder) []Host {
 // budget survives every healthy host of the level failing.
 func TestBudgetProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 17))
-	statuses := []HealthStatus{StatusHealthy, StatusHealthy, StatusUnknown, StatusUnhealthy, StatusDraining, StatusDegraded}
+	statuses := []lbmodel.HealthStatus{lbmodel.StatusHealthy, lbmodel.StatusHealthy, lbmodel.StatusUnknown, lbmodel.StatusUnhealthy, lbmodel.StatusDraining, lbmodel.StatusDegraded}
 	opfs := []uint32{0, 100, 140, 200}
 	seen := map[string]bool{}
 	for iter := 0; iter < 3000; iter++ {
-		var hosts []Host
+		var hosts []lbmodel.Host
 		for p := range 1 + r.IntN(3) {
 			for range r.IntN(12) {
-				hosts = append(hosts, Host{Priority: p, Weight: uint32(r.IntN(5)), Status: statuses[r.IntN(len(statuses))]})
+				hosts = append(hosts, lbmodel.Host{Priority: p, Weight: uint32(r.IntN(5)), Status: statuses[r.IntN(len(statuses))]})
 			}
 		}
-		c := ClusterInput{Hosts: hosts, OverprovisioningFactor: opfs[r.IntN(len(opfs))],
+		c := lbmodel.ClusterInput{Hosts: hosts, OverprovisioningFactor: opfs[r.IntN(len(opfs))],
 			WeightedPriorityHealth: r.IntN(2) == 0, PanicThreshold: []int{0, 30, 50, 100}[r.IntN(4)]}
 		order := FailOrder(r.IntN(2))
 		budgets := ClusterBudgets(c, order)
@@ -259,7 +261,7 @@ func TestBudgetProperty(t *testing.T) {
 			stateAt := func(k int) budgetState {
 				c2 := c
 				c2.Hosts = failHosts(hosts, p, k, order)
-				pl := ComputePriorityLoad(clusterLevels(c2), c.PanicThreshold)
+				pl := lbmodel.ComputePriorityLoad(clusterLevels(c2), c.PanicThreshold)
 				l := pl.Levels[p]
 				return budgetState{load: l.HealthyLoad + l.DegradedLoad, panic: l.Panic, total: pl.TotalPanic}
 			}

@@ -1,4 +1,4 @@
-package lbmodel
+package failure
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // HealthyCount is how many of n hosts --set-health's PERCENT makes
@@ -18,22 +20,22 @@ func HealthyCount(percent float64, n int) int {
 // SetHealth returns a copy of hosts in which the hosts of priority p (of
 // every priority when p < 0) are HEALTHY for the first healthy of them in
 // file order and UNHEALTHY for the rest, as --set-health does.
-func SetHealth(hosts []Host, p, healthy int) []Host {
+func SetHealth(hosts []lbmodel.Host, p, healthy int) []lbmodel.Host {
 	out := slices.Clone(hosts)
 	setHealth(out, p, healthy)
 	return out
 }
 
 // setHealth is SetHealth in place.
-func setHealth(hosts []Host, p, healthy int) {
+func setHealth(hosts []lbmodel.Host, p, healthy int) {
 	k := 0
 	for i := range hosts {
 		if p >= 0 && hosts[i].Priority != p {
 			continue
 		}
-		hosts[i].Status = StatusUnhealthy
+		hosts[i].Status = lbmodel.StatusUnhealthy
 		if k < healthy {
-			hosts[i].Status = StatusHealthy
+			hosts[i].Status = lbmodel.StatusHealthy
 		}
 		k++
 	}
@@ -77,11 +79,11 @@ type SweepHost struct {
 
 // SweepRow is the model at one step.
 type SweepRow struct {
-	Steps       []SweepStep   `json:"-"` // one per varied level
-	Priorities  []SweepLevel  `json:"priorities"`
-	ClusterLoad []ClusterLoad `json:"cluster_load,omitempty"`
-	TotalPanic  bool          `json:"total_panic"`
-	Hosts       []SweepHost   `json:"hosts,omitempty"`
+	Steps       []SweepStep           `json:"-"` // one per varied level
+	Priorities  []SweepLevel          `json:"priorities"`
+	ClusterLoad []lbmodel.ClusterLoad `json:"cluster_load,omitempty"`
+	TotalPanic  bool                  `json:"total_panic"`
+	Hosts       []SweepHost           `json:"hosts,omitempty"`
 }
 
 // Sweep is the outcome of SweepCluster or SweepAggregate.
@@ -159,7 +161,7 @@ func stepCounts(n int, step float64) []int {
 	}
 }
 
-func newAxis(v Varied, key string, hosts []Host, step float64) (sweepAxis, error) {
+func newAxis(v Varied, key string, hosts []lbmodel.Host, step float64) (sweepAxis, error) {
 	n := 0
 	for _, h := range hosts {
 		if v.Priority < 0 || h.Priority == v.Priority {
@@ -175,8 +177,8 @@ func newAxis(v Varied, key string, hosts []Host, step float64) (sweepAxis, error
 // runSweep calls row for every combination of the axes' healthy counts
 // (the first axis outermost), with the varied levels' health set on a
 // working copy of the hosts (axes do not overlap, see checkAxes).
-func runSweep(axes []sweepAxis, hosts map[string][]Host, row func(map[string][]Host) (SweepRow, error)) ([]SweepRow, error) {
-	work := map[string][]Host{}
+func runSweep(axes []sweepAxis, hosts map[string][]lbmodel.Host, row func(map[string][]lbmodel.Host) (SweepRow, error)) ([]SweepRow, error) {
+	work := map[string][]lbmodel.Host{}
 	for k, v := range hosts {
 		work[k] = slices.Clone(v)
 	}
@@ -230,7 +232,7 @@ func newSweep(name string, axes []sweepAxis, rows []SweepRow) Sweep {
 // healthy ones (SetHealth), every other host unchanged, and computes the
 // priority loads at each step (with opt.Hosts, ClusterShares' host
 // shares).
-func SweepCluster(name string, c ClusterInput, priorities []int, opt SweepOptions) (Sweep, error) {
+func SweepCluster(name string, c lbmodel.ClusterInput, priorities []int, opt SweepOptions) (Sweep, error) {
 	vary := make([]Varied, len(priorities))
 	for i, p := range priorities {
 		vary[i] = Varied{Cluster: name, Priority: p}
@@ -246,22 +248,22 @@ func SweepCluster(name string, c ClusterInput, priorities []int, opt SweepOption
 		}
 		axes[i] = a
 	}
-	rows, err := runSweep(axes, map[string][]Host{name: c.Hosts}, func(hs map[string][]Host) (SweepRow, error) {
+	rows, err := runSweep(axes, map[string][]lbmodel.Host{name: c.Hosts}, func(hs map[string][]lbmodel.Host) (SweepRow, error) {
 		c2 := c
 		c2.Hosts = hs[name]
-		var load PriorityLoad
+		var load lbmodel.PriorityLoad
 		var r SweepRow
 		if opt.Hosts {
-			sh, err := ClusterShares(c2)
+			sh, err := lbmodel.ClusterShares(c2)
 			if err != nil {
 				return r, err
 			}
 			load = sh.Load
 			for i, h := range c2.Hosts {
-				r.Hosts = append(r.Hosts, SweepHost{Address: h.Address, Share: CleanFraction(sh.Hosts[i])})
+				r.Hosts = append(r.Hosts, SweepHost{Address: h.Address, Share: lbmodel.CleanFraction(sh.Hosts[i])})
 			}
 		} else {
-			load = ComputePriorityLoad(clusterLevels(c2), min(100, c2.PanicThreshold))
+			load = lbmodel.ComputePriorityLoad(clusterLevels(c2), min(100, c2.PanicThreshold))
 		}
 		for p, l := range load.Levels {
 			r.Priorities = append(r.Priorities, SweepLevel{Priority: p, Health: l.Health,
@@ -281,13 +283,13 @@ func SweepCluster(name string, c ClusterInput, priorities []int, opt SweepOption
 // computes the linearized loads, the child clusters' loads and, with
 // opt.Hosts, ComputeAggregateShares' host shares. A child listed twice is
 // one host set. threshold is the aggregate's own.
-func SweepAggregate(name string, children []AggregateChildInput, threshold int, vary []Varied, opt SweepOptions) (Sweep, error) {
+func SweepAggregate(name string, children []lbmodel.AggregateChildInput, threshold int, vary []Varied, opt SweepOptions) (Sweep, error) {
 	if err := checkAxes(vary); err != nil {
 		return Sweep{}, err
 	}
-	hosts := map[string][]Host{}
+	hosts := map[string][]lbmodel.Host{}
 	for _, c := range children {
-		if _, ok := hosts[c.Name]; !ok && c.Kind == ChildPresent {
+		if _, ok := hosts[c.Name]; !ok && c.Kind == lbmodel.ChildPresent {
 			hosts[c.Name] = c.Cluster.Hosts
 		}
 	}
@@ -306,31 +308,31 @@ func SweepAggregate(name string, children []AggregateChildInput, threshold int, 
 		}
 		axes[i] = a
 	}
-	rows, err := runSweep(axes, hosts, func(hs map[string][]Host) (SweepRow, error) {
+	rows, err := runSweep(axes, hosts, func(hs map[string][]lbmodel.Host) (SweepRow, error) {
 		in := slices.Clone(children)
-		ac := make([]AggregateChild, len(in))
+		ac := make([]lbmodel.AggregateChild, len(in))
 		for i := range in {
-			ac[i] = AggregateChild{Name: in[i].Name, Kind: in[i].Kind}
-			if in[i].Kind == ChildPresent {
+			ac[i] = lbmodel.AggregateChild{Name: in[i].Name, Kind: in[i].Kind}
+			if in[i].Kind == lbmodel.ChildPresent {
 				in[i].Cluster.Hosts = hs[in[i].Name]
 				ac[i].Levels = clusterLevels(in[i].Cluster)
 			}
 		}
 		var r SweepRow
-		var agg AggregateLoad
+		var agg lbmodel.AggregateLoad
 		if opt.Hosts {
-			sh, err := ComputeAggregateShares(in, threshold)
+			sh, err := lbmodel.ComputeAggregateShares(in, threshold)
 			if err != nil {
 				return r, err
 			}
 			agg = sh.Load
 			for _, c := range sh.Children {
 				for i, h := range hs[c.Name] {
-					r.Hosts = append(r.Hosts, SweepHost{Cluster: c.Name, Address: h.Address, Share: CleanFraction(c.Hosts[i])})
+					r.Hosts = append(r.Hosts, SweepHost{Cluster: c.Name, Address: h.Address, Share: lbmodel.CleanFraction(c.Hosts[i])})
 				}
 			}
 		} else {
-			agg = ComputeAggregate(ac, threshold)
+			agg = lbmodel.ComputeAggregate(ac, threshold)
 		}
 		for i, l := range agg.Levels {
 			ll := agg.Load.Levels[i]

@@ -1,19 +1,21 @@
-package lbmodel
+package failure
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // locHosts is n hosts of priority p in zone z (locality weight lw), the
 // first healthy of them HEALTHY, the rest UNHEALTHY.
-func locHosts(p int, z string, lw uint32, n, healthy int) []Host {
+func locHosts(p int, z string, lw uint32, n, healthy int) []lbmodel.Host {
 	out := prioHosts(p, n, healthy, 0)
 	for i := range out {
 		out[i].Address = fmt.Sprintf("10.%d.%s.%d:80", p, z, i)
-		out[i].Locality = Locality{Region: "r", Zone: z}
+		out[i].Locality = lbmodel.Locality{Region: "r", Zone: z}
 		out[i].LocalityWeight = lw
 	}
 	return out
@@ -37,7 +39,7 @@ func fmtLocalityBudget(x LocalityBudget) string {
 func TestLocalityBudgets(t *testing.T) {
 	cases := []struct {
 		name  string
-		in    ClusterInput
+		in    lbmodel.ClusterInput
 		order FailOrder
 		want  [][]LocalityBudget
 	}{
@@ -46,12 +48,12 @@ func TestLocalityBudgets(t *testing.T) {
 		// P0 at 10 of 20 is 50%, not below 50: never panics. P1 takes no
 		// load, but its one locality loses its share of P1 (1 → 0) when
 		// its last healthy host fails.
-		{"two localities and P1", ClusterInput{Hosts: cat(locHosts(0, "a", 1, 10, 10), locHosts(0, "b", 1, 10, 10), locHosts(1, "c", 1, 10, 10)),
+		{"two localities and P1", lbmodel.ClusterInput{Hosts: cat(locHosts(0, "a", 1, 10, 10), locHosts(0, "b", 1, 10, 10), locHosts(1, "c", 1, 10, 10)),
 			PanicThreshold: 50, LocalityWeighted: true}, FailFileOrder,
 			[][]LocalityBudget{{lb(5, -1, -1, 2), lb(5, -1, -1, 2)}, {lb(-1, -1, -1, 9)}}},
 		// Weights 3 and 1, 4 hosts each: a's weight drops at 2 of 4 (0.7);
 		// P0 140·6/8 = 105, 5 of 8 is 87: spill after 2.
-		{"weighted localities", ClusterInput{Hosts: cat(locHosts(0, "a", 3, 4, 4), locHosts(0, "b", 1, 4, 4), locHosts(1, "c", 1, 4, 4)),
+		{"weighted localities", lbmodel.ClusterInput{Hosts: cat(locHosts(0, "a", 3, 4, 4), locHosts(0, "b", 1, 4, 4), locHosts(1, "c", 1, 4, 4)),
 			PanicThreshold: 50, LocalityWeighted: true}, FailFileOrder,
 			[][]LocalityBudget{{lb(2, -1, -1, 1), lb(2, -1, -1, 1)}, {lb(-1, -1, -1, 3)}}},
 		// One priority (a 5 of 5, b 3 of 5): it never spills. Failing a,
@@ -59,16 +61,16 @@ func TestLocalityBudgets(t *testing.T) {
 		// panic at the 4th. a's weight drops at 3 of 5 (0.84). Failing
 		// all of b leaves 5 of 10, not below 50: never; b's weight is
 		// already below 1, so its first failure shifts.
-		{"panic", ClusterInput{Hosts: cat(locHosts(0, "a", 1, 5, 5), locHosts(0, "b", 1, 5, 3)),
+		{"panic", lbmodel.ClusterInput{Hosts: cat(locHosts(0, "a", 1, 5, 5), locHosts(0, "b", 1, 5, 3)),
 			PanicThreshold: 50, LocalityWeighted: true}, FailFileOrder,
 			[][]LocalityBudget{{lb(-1, 3, 3, 1), lb(-1, -1, -1, 0)}}},
 		// Zone-aware, node in a, local cluster a:5 b:5, upstream a:5 b:5:
 		// LocalityDirect (a gets everything); one failure in a makes a
 		// 4/9 of the upstream against 5/10 of the local: residual, a's
 		// share drops. b losing a host keeps a's 5/9 above 1/2: direct.
-		{"zone-aware", ClusterInput{Hosts: cat(locHosts(0, "a", 0, 5, 5), locHosts(0, "b", 0, 5, 5)), PanicThreshold: 50,
+		{"zone-aware", lbmodel.ClusterInput{Hosts: cat(locHosts(0, "a", 0, 5, 5), locHosts(0, "b", 0, 5, 5)), PanicThreshold: 50,
 			HasLocalCluster: true, LocalCluster: cat(locHosts(0, "a", 0, 5, 5), locHosts(0, "b", 0, 5, 5)),
-			NodeLocality: Locality{Region: "r", Zone: "a"}, HasNodeLocality: true}, FailFileOrder,
+			NodeLocality: lbmodel.Locality{Region: "r", Zone: "a"}, HasNodeLocality: true}, FailFileOrder,
 			[][]LocalityBudget{{lb(-1, -1, -1, 0), lb(-1, -1, -1, -1)}}},
 	}
 	for _, c := range cases {
@@ -99,24 +101,24 @@ func TestLocalityBudgets(t *testing.T) {
 // locality failing. The states are read from ClusterShares.
 func TestLocalityBudgetProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 11))
-	statuses := []HealthStatus{StatusHealthy, StatusHealthy, StatusHealthy, StatusUnhealthy, StatusDraining, StatusDegraded}
+	statuses := []lbmodel.HealthStatus{lbmodel.StatusHealthy, lbmodel.StatusHealthy, lbmodel.StatusHealthy, lbmodel.StatusUnhealthy, lbmodel.StatusDraining, lbmodel.StatusDegraded}
 	zones := []string{"a", "b", "c"}
 	seen := map[string]bool{}
 	for iter := 0; iter < 600; iter++ {
-		var hosts []Host
+		var hosts []lbmodel.Host
 		for p := range 1 + r.IntN(2) {
 			for range r.IntN(14) {
 				z := zones[r.IntN(len(zones))]
-				hosts = append(hosts, Host{Priority: p, Weight: uint32(1 + r.IntN(3)), Status: statuses[r.IntN(len(statuses))],
-					Locality: Locality{Zone: z}, LocalityWeight: uint32(1 + len(z)%2)})
+				hosts = append(hosts, lbmodel.Host{Priority: p, Weight: uint32(1 + r.IntN(3)), Status: statuses[r.IntN(len(statuses))],
+					Locality: lbmodel.Locality{Zone: z}, LocalityWeight: uint32(1 + len(z)%2)})
 			}
 		}
-		c := ClusterInput{Hosts: hosts, PanicThreshold: []int{0, 50, 100}[r.IntN(3)], LocalityWeighted: r.IntN(3) > 0,
+		c := lbmodel.ClusterInput{Hosts: hosts, PanicThreshold: []int{0, 50, 100}[r.IntN(3)], LocalityWeighted: r.IntN(3) > 0,
 			OverprovisioningFactor: []uint32{0, 100, 200}[r.IntN(3)], WeightedPriorityHealth: r.IntN(2) == 0}
 		if !c.LocalityWeighted {
-			c.HasLocalCluster, c.NodeLocality, c.HasNodeLocality = true, Locality{Zone: "a"}, true
+			c.HasLocalCluster, c.NodeLocality, c.HasNodeLocality = true, lbmodel.Locality{Zone: "a"}, true
 			for range 2 + r.IntN(8) {
-				c.LocalCluster = append(c.LocalCluster, Host{Status: StatusHealthy, Locality: Locality{Zone: zones[r.IntN(len(zones))]}})
+				c.LocalCluster = append(c.LocalCluster, lbmodel.Host{Status: lbmodel.StatusHealthy, Locality: lbmodel.Locality{Zone: zones[r.IntN(len(zones))]}})
 			}
 		}
 		order := FailOrder(r.IntN(2))
@@ -125,14 +127,14 @@ func TestLocalityBudgetProperty(t *testing.T) {
 			t.Fatal(ok, err)
 		}
 		for p := range got {
-			groups := GroupLocalities(hosts, p, c.NodeLocality, c.HasNodeLocality).Groups
+			groups := lbmodel.GroupLocalities(hosts, p, c.NodeLocality, c.HasNodeLocality).Groups
 			for gi, g := range groups {
 				// Independent of failIndices: sort the locality's healthy
 				// hosts by (weight desc when by weight, then index desc).
 				idx := slices.Clone(g.Healthy)
 				slices.SortFunc(idx, func(x, y int) int {
-					if order == FailHeaviestFirst && HostWeight(hosts[x]) != HostWeight(hosts[y]) {
-						return int(HostWeight(hosts[y])) - int(HostWeight(hosts[x]))
+					if order == FailHeaviestFirst && lbmodel.HostWeight(hosts[x]) != lbmodel.HostWeight(hosts[y]) {
+						return int(lbmodel.HostWeight(hosts[y])) - int(lbmodel.HostWeight(hosts[x]))
 					}
 					return y - x
 				})
@@ -145,9 +147,9 @@ func TestLocalityBudgetProperty(t *testing.T) {
 					c2 := c
 					c2.Hosts = slices.Clone(hosts)
 					for _, i := range idx[:k] {
-						c2.Hosts[i].Status = StatusUnhealthy
+						c2.Hosts[i].Status = lbmodel.StatusUnhealthy
 					}
-					sh, err := ClusterShares(c2)
+					sh, err := lbmodel.ClusterShares(c2)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -206,7 +208,7 @@ func TestLocalityBudgetProperty(t *testing.T) {
 
 func TestLocalityBudgetsBound(t *testing.T) {
 	hosts := locHosts(0, "a", 1, 5000, 5000)
-	if _, ok, err := LocalityBudgets(ClusterInput{Hosts: hosts, LocalityWeighted: true, PanicThreshold: 50}, FailFileOrder); ok || err != nil {
+	if _, ok, err := LocalityBudgets(lbmodel.ClusterInput{Hosts: hosts, LocalityWeighted: true, PanicThreshold: 50}, FailFileOrder); ok || err != nil {
 		t.Fatalf("ok %v err %v, want the bound to refuse 5000×5000", ok, err)
 	}
 }

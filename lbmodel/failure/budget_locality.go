@@ -1,8 +1,10 @@
-package lbmodel
+package failure
 
 import (
 	"cmp"
 	"slices"
+
+	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // LocalityBudget is how many of one locality's currently healthy hosts can
@@ -33,7 +35,7 @@ const shareEpsilon = 1e-12
 // whole model (effective locality weights, LocalityWrr::effectiveLocalityWeight,
 // or zone routing, ZoneAwareLoadBalancerBase::regenerateLocalityRoutingStructures)
 // after each failure until it moves. ok is false past MaxLocalityBudgetWork.
-func LocalityBudgets(c ClusterInput, order FailOrder) (out [][]LocalityBudget, ok bool, err error) {
+func LocalityBudgets(c lbmodel.ClusterInput, order FailOrder) (out [][]LocalityBudget, ok bool, err error) {
 	healthy := 0
 	for _, h := range c.Hosts {
 		if isHealthyHost(h) {
@@ -41,39 +43,39 @@ func LocalityBudgets(c ClusterInput, order FailOrder) (out [][]LocalityBudget, o
 		}
 	}
 	work := healthy * len(c.Hosts)
-	if c.LB.Policy == PolicyPrecomputed {
+	if c.LB.Policy == lbmodel.PolicyPrecomputed {
 		work *= 1000
 	}
 	if work > MaxLocalityBudgetWork {
 		return nil, false, nil
 	}
-	base, err := prepareCluster(c)
+	base, err := lbmodel.Prepare(c)
 	if err != nil {
 		return nil, true, err
 	}
 	cur := c
 	cur.Hosts = slices.Clone(c.Hosts)
-	levels := slices.Clone(base.levels)
+	levels := slices.Clone(base.Levels())
 	thr := min(100, c.PanicThreshold)
-	out = make([][]LocalityBudget, len(base.levels))
-	for p := range base.levels {
-		ps, err := base.priorityShares(p)
+	out = make([][]LocalityBudget, len(base.Levels()))
+	for p := range base.Levels() {
+		ps, err := base.PriorityShares(p)
 		if err != nil {
 			return nil, true, err
 		}
-		for gi, g := range base.locs[p].Groups {
+		for gi, g := range base.Localities(p).Groups {
 			idx := failIndices(c.Hosts, g.Healthy, order)
 			ws := make([]uint64, len(idx))
 			for i, h := range idx {
-				ws[i] = HostWeight(c.Hosts[h])
+				ws[i] = lbmodel.HostWeight(c.Hosts[h])
 			}
 			pre := prefixWeights(ws)
 			// The priority states need only the level counts (as
 			// ClusterBudgets); clusterLoad carries the locality's share,
 			// 1 while it holds, which needs the whole model.
 			state := func(k int, shareHolds bool) budgetState {
-				levels[p] = failLevel(base.levels[p], pre, k)
-				pl := ComputePriorityLoad(levels, thr)
+				levels[p] = failLevel(base.Levels()[p], pre, k)
+				pl := lbmodel.ComputePriorityLoad(levels, thr)
 				l := pl.Levels[p]
 				s := budgetState{load: l.HealthyLoad + l.DegradedLoad, panic: l.Panic, total: pl.TotalPanic}
 				if shareHolds {
@@ -86,11 +88,11 @@ func LocalityBudgets(c ClusterInput, order FailOrder) (out [][]LocalityBudget, o
 			shifted := false
 			b, shift := scanBudget(len(idx), state(0, true), func(k int) budgetState {
 				if !shifted && stepErr == nil {
-					cur.Hosts[idx[k-1]].Status = StatusUnhealthy
-					m, err := prepareCluster(cur)
-					var s PriorityShares
+					cur.Hosts[idx[k-1]].Status = lbmodel.StatusUnhealthy
+					m, err := lbmodel.Prepare(cur)
+					var s lbmodel.PriorityShares
 					if err == nil {
-						s, err = m.priorityShares(p)
+						s, err = m.PriorityShares(p)
 					}
 					if err != nil {
 						stepErr = err
@@ -100,7 +102,7 @@ func LocalityBudgets(c ClusterInput, order FailOrder) (out [][]LocalityBudget, o
 				}
 				return state(k, !shifted)
 			})
-			levels[p] = base.levels[p]
+			levels[p] = base.Levels()[p]
 			copy(cur.Hosts, c.Hosts)
 			if stepErr != nil {
 				return nil, true, stepErr
@@ -113,18 +115,18 @@ func LocalityBudgets(c ClusterInput, order FailOrder) (out [][]LocalityBudget, o
 
 // failIndices orders a locality's healthy host indices as they fail: the
 // last in file order first, or heaviest first (ties: the later first).
-func failIndices(hosts []Host, healthy []int, order FailOrder) []int {
+func failIndices(hosts []lbmodel.Host, healthy []int, order FailOrder) []int {
 	idx := slices.Clone(healthy)
 	slices.Reverse(idx)
 	if order == FailHeaviestFirst {
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(HostWeight(hosts[b]), HostWeight(hosts[a])) })
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(lbmodel.HostWeight(hosts[b]), lbmodel.HostWeight(hosts[a])) })
 	}
 	return idx
 }
 
 // localityIndex finds loc among s's localities; a failed host never removes
 // its locality (it still has the host), so it is always there.
-func localityIndex(s PriorityShares, loc Locality) int {
+func localityIndex(s lbmodel.PriorityShares, loc lbmodel.Locality) int {
 	for i, l := range s.Localities {
 		if l.Locality == loc {
 			return i

@@ -1,4 +1,4 @@
-package lbmodel
+package failure
 
 import (
 	"encoding/json"
@@ -7,18 +7,46 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lbctl/lbctl/lbmodel"
+	"github.com/lbctl/lbctl/lbmodel/internal/seedcases"
 )
 
-// levelHosts turns count-only levels (no weights, default OPF, nothing
-// excluded) into hosts: per level the healthy first, then the degraded.
-func levelHosts(t *testing.T, levels []Level) []Host {
-	t.Helper()
-	var out []Host
+// levelHosts turns shared seed levels (counts only, default OPF) into
+// hosts: per level the healthy first, then the degraded.
+func levelHosts(levels []seedcases.Level) []lbmodel.Host {
+	var out []lbmodel.Host
 	for p, l := range levels {
-		if l.Excluded != 0 || l.WeightedPriorityHealth || l.OverprovisioningFactor != DefaultOverprovisioningFactor {
-			t.Fatalf("level %+v cannot be built from plain hosts", l)
-		}
 		out = append(out, prioHosts(p, l.Hosts, l.Healthy, l.Degraded)...)
+	}
+	return out
+}
+
+// hostsIn builds n hosts of one locality, the first healthy of them healthy
+// and the rest UNHEALTHY.
+func hostsIn(loc lbmodel.Locality, weight uint32, priority, n, healthy int) []lbmodel.Host {
+	out := make([]lbmodel.Host, n)
+	for i := range out {
+		out[i] = lbmodel.Host{Locality: loc, LocalityWeight: weight, Priority: priority, Weight: 1, Status: lbmodel.StatusHealthy}
+		if i >= healthy {
+			out[i].Status = lbmodel.StatusUnhealthy
+		}
+	}
+	return out
+}
+
+var (
+	locX = lbmodel.Locality{Region: "r", Zone: "x"}
+	locY = lbmodel.Locality{Region: "r", Zone: "y"}
+)
+
+func near(a, b, eps float64) bool { return math.Abs(a-b) <= eps }
+
+// clusterLoads turns shared seed cluster loads into lbmodel's.
+func clusterLoads(ls []seedcases.ClusterLoad) []lbmodel.ClusterLoad {
+	var out []lbmodel.ClusterLoad
+	for _, l := range ls {
+		out = append(out, lbmodel.ClusterLoad{Cluster: l.Cluster, Load: l.Load})
 	}
 	return out
 }
@@ -49,88 +77,88 @@ func rowLoads(r SweepRow) (h, d []int, p []bool) {
 }
 
 // TestSweepSeed001 reproduces every row of seed 001's priority tables
-// (seed001Cases, errata 4, 6 and 7 of priority.md §9 included) as rows of
+// (seedcases.Seed001, errata 4, 6 and 7 of priority.md §9 included) as rows of
 // a P0×P1 grid sweep.
 func TestSweepSeed001(t *testing.T) {
-	for _, c := range seed001Cases {
-		t.Run(c.name, func(t *testing.T) {
-			s, err := SweepCluster("c", ClusterInput{Hosts: levelHosts(t, c.levels), PanicThreshold: c.threshold}, []int{0, 1}, SweepOptions{})
+	for _, c := range seedcases.Seed001 {
+		t.Run(c.Name, func(t *testing.T) {
+			s, err := SweepCluster("c", lbmodel.ClusterInput{Hosts: levelHosts(c.Levels), PanicThreshold: c.Threshold}, []int{0, 1}, SweepOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n0, n1 := c.levels[0].Hosts, c.levels[1].Hosts; len(s.Rows) != (n0+1)*(n1+1) {
+			if n0, n1 := c.Levels[0].Hosts, c.Levels[1].Hosts; len(s.Rows) != (n0+1)*(n1+1) {
 				t.Fatalf("%d rows, want %d", len(s.Rows), (n0+1)*(n1+1))
 			}
-			r := findRow(t, s, c.levels[0].Healthy, c.levels[1].Healthy)
+			r := findRow(t, s, c.Levels[0].Healthy, c.Levels[1].Healthy)
 			h, d, p := rowLoads(r)
-			wantD := c.degraded
+			wantD := c.Degraded
 			if wantD == nil {
-				wantD = make([]int, len(c.levels))
+				wantD = make([]int, len(c.Levels))
 			}
-			if !slices.Equal(h, c.healthy) || !slices.Equal(d, wantD) {
-				t.Errorf("loads %v/%v, want %v/%v", h, d, c.healthy, wantD)
+			if !slices.Equal(h, c.Healthy) || !slices.Equal(d, wantD) {
+				t.Errorf("loads %v/%v, want %v/%v", h, d, c.Healthy, wantD)
 			}
-			if c.panic != nil && !slices.Equal(p, c.panic) {
-				t.Errorf("panic %v, want %v", p, c.panic)
+			if c.Panic != nil && !slices.Equal(p, c.Panic) {
+				t.Errorf("panic %v, want %v", p, c.Panic)
 			}
-			if r.TotalPanic != c.totalPanic {
-				t.Errorf("total panic %v, want %v", r.TotalPanic, c.totalPanic)
+			if r.TotalPanic != c.TotalPanic {
+				t.Errorf("total panic %v, want %v", r.TotalPanic, c.TotalPanic)
 			}
 		})
 	}
 }
 
-// TestSweepSeed000 reproduces seed 000's table rows (seed000Cases, errata
+// TestSweepSeed000 reproduces seed 000's table rows (seedcases.Seed000, errata
 // 1 and 2 of priority.md §9 included) as rows of a grid over the two
 // children's P0.
 func TestSweepSeed000(t *testing.T) {
-	for _, c := range seed000Cases {
-		t.Run(c.name, func(t *testing.T) {
-			var in []AggregateChildInput
-			for _, ch := range c.children {
-				in = append(in, AggregateChildInput{Name: ch.Name, Kind: ch.Kind,
-					Cluster: ClusterInput{Hosts: levelHosts(t, ch.Levels), PanicThreshold: 50}})
+	for _, c := range seedcases.Seed000 {
+		t.Run(c.Name, func(t *testing.T) {
+			var in []lbmodel.AggregateChildInput
+			for _, ch := range c.Children {
+				in = append(in, lbmodel.AggregateChildInput{Name: ch.Name, Kind: lbmodel.ChildPresent,
+					Cluster: lbmodel.ClusterInput{Hosts: levelHosts(ch.Levels), PanicThreshold: 50}})
 			}
 			vary := []Varied{{Cluster: in[0].Name, Priority: 0}, {Cluster: in[1].Name, Priority: 0}}
-			s, err := SweepAggregate("agg", in, c.threshold, vary, SweepOptions{Step: 1})
+			s, err := SweepAggregate("agg", in, c.Threshold, vary, SweepOptions{Step: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := findRow(t, s, c.children[0].Levels[0].Healthy, c.children[1].Levels[0].Healthy)
+			r := findRow(t, s, c.Children[0].Levels[0].Healthy, c.Children[1].Levels[0].Healthy)
 			var lin []string
 			for _, l := range r.Priorities {
 				lin = append(lin, l.Cluster+"/"+string(rune('0'+l.Priority)))
 			}
 			h, d, _ := rowLoads(r)
-			wantD := c.degraded
+			wantD := c.Degraded
 			if wantD == nil {
-				wantD = make([]int, len(c.healthy))
+				wantD = make([]int, len(c.Healthy))
 			}
-			if !slices.Equal(lin, c.linear) || !slices.Equal(h, c.healthy) || !slices.Equal(d, wantD) {
-				t.Errorf("levels %v loads %v/%v, want %v %v/%v", lin, h, d, c.linear, c.healthy, wantD)
+			if !slices.Equal(lin, c.Linear) || !slices.Equal(h, c.Healthy) || !slices.Equal(d, wantD) {
+				t.Errorf("levels %v loads %v/%v, want %v %v/%v", lin, h, d, c.Linear, c.Healthy, wantD)
 			}
-			if !slices.Equal(r.ClusterLoad, c.clusters) || r.TotalPanic != c.totalPanic {
-				t.Errorf("cluster loads %v total panic %v, want %v %v", r.ClusterLoad, r.TotalPanic, c.clusters, c.totalPanic)
+			if wantC := clusterLoads(c.Clusters); !slices.Equal(r.ClusterLoad, wantC) || r.TotalPanic != c.TotalPanic {
+				t.Errorf("cluster loads %v total panic %v, want %v %v", r.ClusterLoad, r.TotalPanic, wantC, c.TotalPanic)
 			}
 		})
 	}
 }
 
-// TestSweepSeed003 reproduces seed 003's locality table (seed003Rows;
+// TestSweepSeed003 reproduces seed 003's locality table (seedcases.Seed003;
 // locality.md §6 erratum 1 for the 69% row) from per-host shares: P0 is
 // Y's 100 hosts (weight 2) then X's 100 (weight 1), so as the sweep lowers
 // P0's healthy count from 200, X loses hosts while Y stays healthy.
 func TestSweepSeed003(t *testing.T) {
 	hosts := append(hostsIn(locY, 2, 0, 100, 100), hostsIn(locX, 1, 0, 100, 100)...)
-	s, err := SweepCluster("c", ClusterInput{Hosts: hosts, PanicThreshold: 50, LocalityWeighted: true}, []int{0}, SweepOptions{Hosts: true})
+	s, err := SweepCluster("c", lbmodel.ClusterInput{Hosts: hosts, PanicThreshold: 50, LocalityWeighted: true}, []int{0}, SweepOptions{Hosts: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(s.Rows) != 201 {
 		t.Fatalf("%d rows, want 201", len(s.Rows))
 	}
-	for _, want := range seed003Rows {
-		r := findRow(t, s, 100+want.healthy)
+	for _, want := range seedcases.Seed003 {
+		r := findRow(t, s, 100+want.Healthy)
 		x, y := 0.0, 0.0
 		for i, h := range r.Hosts {
 			if hosts[i].Locality == locX {
@@ -139,16 +167,16 @@ func TestSweepSeed003(t *testing.T) {
 				y += h.Share
 			}
 		}
-		if !near(x, want.x, 1e-9) || !near(x+y, 1, 1e-9) {
-			t.Errorf("X %d%%: share %.9f, want %.9f", want.healthy, x, want.x)
+		if !near(x, want.X, 1e-9) || !near(x+y, 1, 1e-9) {
+			t.Errorf("X %d%%: share %.9f, want %.9f", want.Healthy, x, want.X)
 		}
 		px, py := int(math.Round(100*x)), int(math.Round(100*y))
-		if want.erratum { // locality.md §6 erratum 1: the seed's 32/68 is 33/67 in the code
+		if want.Erratum { // locality.md §6 erratum 1: the seed's 32/68 is 33/67 in the code
 			if px != 33 || py != 67 {
 				t.Errorf("69%% row: %d/%d, want 33/67 (erratum)", px, py)
 			}
-		} else if px != want.seedX || py != want.seedY {
-			t.Errorf("X %d%%: %d/%d, seed says %d/%d", want.healthy, px, py, want.seedX, want.seedY)
+		} else if px != want.SeedX || py != want.SeedY {
+			t.Errorf("X %d%%: %d/%d, seed says %d/%d", want.Healthy, px, py, want.SeedX, want.SeedY)
 		}
 	}
 }
@@ -175,7 +203,7 @@ func TestSweepSteps(t *testing.T) {
 
 func TestSweepJSON(t *testing.T) {
 	hosts := cat(prioHosts(0, 2, 2, 0), prioHosts(1, 2, 2, 0))
-	s, err := SweepCluster("c", ClusterInput{Hosts: hosts, PanicThreshold: 50}, []int{0}, SweepOptions{Hosts: true})
+	s, err := SweepCluster("c", lbmodel.ClusterInput{Hosts: hosts, PanicThreshold: 50}, []int{0}, SweepOptions{Hosts: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +220,7 @@ func TestSweepJSON(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("row JSON\n%s\nwant\n%s", got, want)
 	}
-	g, err := SweepCluster("c", ClusterInput{Hosts: hosts, PanicThreshold: 50}, []int{0, 1}, SweepOptions{})
+	g, err := SweepCluster("c", lbmodel.ClusterInput{Hosts: hosts, PanicThreshold: 50}, []int{0, 1}, SweepOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,22 +234,22 @@ func TestSweepJSON(t *testing.T) {
 }
 
 func TestSweepAggregateJSONAndChild(t *testing.T) {
-	in := []AggregateChildInput{
-		{Name: "primary", Kind: ChildPresent, Cluster: ClusterInput{Hosts: cat(prioHosts(0, 2, 2, 0), prioHosts(1, 1, 1, 0)), PanicThreshold: 50}},
-		{Name: "secondary", Kind: ChildPresent, Cluster: ClusterInput{Hosts: prioHosts(0, 1, 1, 0), PanicThreshold: 50}},
+	in := []lbmodel.AggregateChildInput{
+		{Name: "primary", Kind: lbmodel.ChildPresent, Cluster: lbmodel.ClusterInput{Hosts: cat(prioHosts(0, 2, 2, 0), prioHosts(1, 1, 1, 0)), PanicThreshold: 50}},
+		{Name: "secondary", Kind: lbmodel.ChildPresent, Cluster: lbmodel.ClusterInput{Hosts: prioHosts(0, 1, 1, 0), PanicThreshold: 50}},
 	}
 	// The whole primary: its 3 hosts in file order, P1's host last.
 	s, err := SweepAggregate("agg", in, 50, []Varied{{Cluster: "primary", Priority: -1}}, SweepOptions{Hosts: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var loads [][]ClusterLoad
+	var loads [][]lbmodel.ClusterLoad
 	for _, r := range s.Rows {
 		loads = append(loads, r.ClusterLoad)
 	}
 	// 3: 100/0; 2 (P0 full, P1 down): 100/0; 1 (P0 1 of 2 = 70): 70/30;
 	// 0: primary levels 0, secondary 100.
-	want := [][]ClusterLoad{cl2(100, 0), cl2(100, 0), cl2(70, 30), cl2(0, 100)}
+	want := [][]lbmodel.ClusterLoad{cl2(100, 0), cl2(100, 0), cl2(70, 30), cl2(0, 100)}
 	for i := range want {
 		if !slices.Equal(loads[i], want[i]) {
 			t.Errorf("row %d cluster loads %v, want %v", i, loads[i], want[i])
@@ -244,7 +272,9 @@ func TestSweepAggregateJSONAndChild(t *testing.T) {
 	}
 }
 
-func cl2(p, s int) []ClusterLoad { return []ClusterLoad{{"primary", p}, {"secondary", s}} }
+func cl2(p, s int) []lbmodel.ClusterLoad {
+	return []lbmodel.ClusterLoad{{Cluster: "primary", Load: p}, {Cluster: "secondary", Load: s}}
+}
 
 // TestBudgetMatchesSweep: with every host of a level healthy, the file
 // order budget is what --set-health (a sweep row) shows: n-b healthy keeps
@@ -252,7 +282,7 @@ func cl2(p, s int) []ClusterLoad { return []ClusterLoad{{"primary", p}, {"second
 func TestBudgetMatchesSweep(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for iter := 0; iter < 300; iter++ {
-		var hosts []Host
+		var hosts []lbmodel.Host
 		levels := 1 + r.IntN(3)
 		for p := range levels {
 			hosts = append(hosts, prioHosts(p, 1+r.IntN(15), 0, 0)...)
@@ -261,10 +291,10 @@ func TestBudgetMatchesSweep(t *testing.T) {
 		hosts = SetHealth(hosts, -1, 0)
 		for i := range hosts { // other levels random, the varied level all healthy
 			if hosts[i].Priority == p || r.IntN(2) == 0 {
-				hosts[i].Status = StatusHealthy
+				hosts[i].Status = lbmodel.StatusHealthy
 			}
 		}
-		c := ClusterInput{Hosts: hosts, PanicThreshold: []int{0, 50, 100}[r.IntN(3)], OverprovisioningFactor: []uint32{100, 140, 200}[r.IntN(3)]}
+		c := lbmodel.ClusterInput{Hosts: hosts, PanicThreshold: []int{0, 50, 100}[r.IntN(3)], OverprovisioningFactor: []uint32{100, 140, 200}[r.IntN(3)]}
 		bud := ClusterBudgets(c, FailFileOrder)[p]
 		s, err := SweepCluster("c", c, []int{p}, SweepOptions{})
 		if err != nil {
@@ -294,7 +324,7 @@ func TestBudgetMatchesSweep(t *testing.T) {
 }
 
 func TestSweepCSV(t *testing.T) {
-	s, err := SweepCluster("c", ClusterInput{Hosts: cat(prioHosts(0, 2, 2, 0), prioHosts(1, 2, 2, 0)), PanicThreshold: 50}, []int{0}, SweepOptions{})
+	s, err := SweepCluster("c", lbmodel.ClusterInput{Hosts: cat(prioHosts(0, 2, 2, 0), prioHosts(1, 2, 2, 0)), PanicThreshold: 50}, []int{0}, SweepOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,9 +337,9 @@ func TestSweepCSV(t *testing.T) {
 	if got := s.CSV(); !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("CSV\n%v\nwant\n%v", got, want)
 	}
-	in := []AggregateChildInput{
-		{Name: "primary", Kind: ChildPresent, Cluster: ClusterInput{Hosts: prioHosts(0, 3, 3, 0)}},
-		{Name: "secondary", Kind: ChildPresent, Cluster: ClusterInput{Hosts: prioHosts(0, 1, 1, 0)}},
+	in := []lbmodel.AggregateChildInput{
+		{Name: "primary", Kind: lbmodel.ChildPresent, Cluster: lbmodel.ClusterInput{Hosts: prioHosts(0, 3, 3, 0)}},
+		{Name: "secondary", Kind: lbmodel.ChildPresent, Cluster: lbmodel.ClusterInput{Hosts: prioHosts(0, 1, 1, 0)}},
 	}
 	g, err := SweepAggregate("agg", in, 50, []Varied{{"primary", 0}, {"secondary", 0}}, SweepOptions{Step: 50})
 	if err != nil {
@@ -333,20 +363,20 @@ func TestSweepCSV(t *testing.T) {
 // aggregates of two or three children (one possibly listed twice).
 func TestAggregateBudgetProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 5))
-	statuses := []HealthStatus{StatusHealthy, StatusHealthy, StatusUnhealthy, StatusDraining, StatusDegraded}
+	statuses := []lbmodel.HealthStatus{lbmodel.StatusHealthy, lbmodel.StatusHealthy, lbmodel.StatusUnhealthy, lbmodel.StatusDraining, lbmodel.StatusDegraded}
 	names := []string{"a", "b", "c"}
 	seen := map[string]bool{}
 	for iter := 0; iter < 1500; iter++ {
-		var in []AggregateChildInput
+		var in []lbmodel.AggregateChildInput
 		for _, name := range names[:2+r.IntN(2)] {
-			var hosts []Host
+			var hosts []lbmodel.Host
 			for p := range 1 + r.IntN(2) {
 				for range r.IntN(8) {
-					hosts = append(hosts, Host{Priority: p, Weight: uint32(r.IntN(4)), Status: statuses[r.IntN(len(statuses))]})
+					hosts = append(hosts, lbmodel.Host{Priority: p, Weight: uint32(r.IntN(4)), Status: statuses[r.IntN(len(statuses))]})
 				}
 			}
-			in = append(in, AggregateChildInput{Name: name, Kind: ChildPresent,
-				Cluster: ClusterInput{Hosts: hosts, WeightedPriorityHealth: r.IntN(2) == 0, OverprovisioningFactor: []uint32{0, 100, 200}[r.IntN(3)]}})
+			in = append(in, lbmodel.AggregateChildInput{Name: name, Kind: lbmodel.ChildPresent,
+				Cluster: lbmodel.ClusterInput{Hosts: hosts, WeightedPriorityHealth: r.IntN(2) == 0, OverprovisioningFactor: []uint32{0, 100, 200}[r.IntN(3)]}})
 		}
 		if r.IntN(4) == 0 {
 			in = append(in, in[0])
@@ -354,8 +384,8 @@ func TestAggregateBudgetProperty(t *testing.T) {
 		thr := []int{0, 50, 100}[r.IntN(3)]
 		order := FailOrder(r.IntN(2))
 		budgets := AggregateBudgets(in, thr, order)
-		ac := func(fail string, p, k int) []AggregateChild {
-			out := make([]AggregateChild, len(in))
+		ac := func(fail string, p, k int) []lbmodel.AggregateChild {
+			out := make([]lbmodel.AggregateChild, len(in))
 			for i, c := range in {
 				hs := c.Cluster.Hosts
 				if c.Name == fail {
@@ -363,17 +393,17 @@ func TestAggregateBudgetProperty(t *testing.T) {
 				}
 				c2 := c.Cluster
 				c2.Hosts = hs
-				out[i] = AggregateChild{Name: c.Name, Kind: c.Kind, Levels: clusterLevels(c2)}
+				out[i] = lbmodel.AggregateChild{Name: c.Name, Kind: c.Kind, Levels: clusterLevels(c2)}
 			}
 			return out
 		}
-		lin := Linearize(ac("", 0, 0))
+		lin := lbmodel.Linearize(ac("", 0, 0))
 		if len(budgets) != len(lin) {
 			t.Fatalf("%d budgets for %d levels", len(budgets), len(lin))
 		}
 		for i, l := range lin {
 			stateAt := func(k int) budgetState {
-				a := ComputeAggregate(ac(l.Cluster, l.Priority, k), thr)
+				a := lbmodel.ComputeAggregate(ac(l.Cluster, l.Priority, k), thr)
 				ll := a.Load.Levels[i]
 				s := budgetState{load: ll.HealthyLoad + ll.DegradedLoad, panic: ll.Panic, total: a.Load.TotalPanic}
 				for _, c := range a.ClusterLoad {

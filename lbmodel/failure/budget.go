@@ -1,8 +1,10 @@
-package lbmodel
+package failure
 
 import (
 	"cmp"
 	"slices"
+
+	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // FailOrder is the order in which a level's healthy hosts fail when a
@@ -56,11 +58,11 @@ type budgetState struct {
 }
 
 // isHealthyHost is the "healthy" bucket of LevelsFromHosts.
-func isHealthyHost(h Host) bool { return !h.Status.Excluded() && h.Health() == Healthy }
+func isHealthyHost(h lbmodel.Host) bool { return !h.Status.Excluded() && h.Health() == lbmodel.Healthy }
 
 // failWeights returns the weights of priority p's healthy hosts in the
 // order they fail.
-func failWeights(hosts []Host, p int, order FailOrder) []uint64 {
+func failWeights(hosts []lbmodel.Host, p int, order FailOrder) []uint64 {
 	var idx []int
 	for i := len(hosts) - 1; i >= 0; i-- {
 		if hosts[i].Priority == p && isHealthyHost(hosts[i]) {
@@ -69,11 +71,11 @@ func failWeights(hosts []Host, p int, order FailOrder) []uint64 {
 	}
 	if order == FailHeaviestFirst {
 		// Stable: equal weights keep last-in-file-order first.
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(HostWeight(hosts[b]), HostWeight(hosts[a])) })
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(lbmodel.HostWeight(hosts[b]), lbmodel.HostWeight(hosts[a])) })
 	}
 	ws := make([]uint64, len(idx))
 	for i, h := range idx {
-		ws[i] = HostWeight(hosts[h])
+		ws[i] = lbmodel.HostWeight(hosts[h])
 	}
 	return ws
 }
@@ -91,7 +93,7 @@ func prefixWeights(ws []uint64) []uint64 {
 
 // failLevel returns l with the first k hosts (pre = prefixWeights of their
 // weights) turned from healthy to unhealthy.
-func failLevel(l Level, pre []uint64, k int) Level {
+func failLevel(l lbmodel.Level, pre []uint64, k int) lbmodel.Level {
 	l.Healthy -= k
 	l.HealthyWeight -= pre[k]
 	return l
@@ -130,23 +132,23 @@ func scanBudget(n int, base budgetState, eval func(k int) budgetState) (b Budget
 }
 
 // clusterLevels is the priority levels ClusterShares builds for c.
-func clusterLevels(c ClusterInput) []Level {
+func clusterLevels(c lbmodel.ClusterInput) []lbmodel.Level {
 	opf := c.OverprovisioningFactor
 	if opf == 0 {
-		opf = DefaultOverprovisioningFactor
+		opf = lbmodel.DefaultOverprovisioningFactor
 	}
-	return LevelsFromHosts(c.Hosts, opf, c.WeightedPriorityHealth)
+	return lbmodel.LevelsFromHosts(c.Hosts, opf, c.WeightedPriorityHealth)
 }
 
 // ClusterBudgets returns each priority level's failure budget (indexed like
 // LevelsFromHosts), found by recomputing Envoy's priority load
 // (ComputePriorityLoad) after each failure, so every rounding step is the
 // code's own.
-func ClusterBudgets(c ClusterInput, order FailOrder) []Budget {
+func ClusterBudgets(c lbmodel.ClusterInput, order FailOrder) []Budget {
 	levels := clusterLevels(c)
 	thr := min(100, c.PanicThreshold)
-	state := func(ls []Level, p int) budgetState {
-		pl := ComputePriorityLoad(ls, thr)
+	state := func(ls []lbmodel.Level, p int) budgetState {
+		pl := lbmodel.ComputePriorityLoad(ls, thr)
 		l := pl.Levels[p]
 		return budgetState{load: l.HealthyLoad + l.DegradedLoad, panic: l.Panic, total: pl.TotalPanic}
 	}
@@ -168,20 +170,20 @@ func ClusterBudgets(c ClusterInput, order FailOrder) []Budget {
 // an aggregate cluster (parallel to ComputeAggregate's Levels). Failing a
 // host of a child that is listed twice fails it in both places, as the
 // child has one host set. threshold is the aggregate's own.
-func AggregateBudgets(children []AggregateChildInput, threshold int, order FailOrder) []AggregateBudget {
-	base := make([]AggregateChild, len(children))
-	hosts := map[string][]Host{}
+func AggregateBudgets(children []lbmodel.AggregateChildInput, threshold int, order FailOrder) []AggregateBudget {
+	base := make([]lbmodel.AggregateChild, len(children))
+	hosts := map[string][]lbmodel.Host{}
 	for i, c := range children {
-		base[i] = AggregateChild{Name: c.Name, Kind: c.Kind}
-		if c.Kind == ChildPresent {
+		base[i] = lbmodel.AggregateChild{Name: c.Name, Kind: c.Kind}
+		if c.Kind == lbmodel.ChildPresent {
 			if _, ok := hosts[c.Name]; !ok {
 				hosts[c.Name] = c.Cluster.Hosts
 			}
 			base[i].Levels = clusterLevels(c.Cluster)
 		}
 	}
-	state := func(ac []AggregateChild, i int, name string) budgetState {
-		a := ComputeAggregate(ac, threshold)
+	state := func(ac []lbmodel.AggregateChild, i int, name string) budgetState {
+		a := lbmodel.ComputeAggregate(ac, threshold)
 		l := a.Load.Levels[i]
 		s := budgetState{load: l.HealthyLoad + l.DegradedLoad, panic: l.Panic, total: a.Load.TotalPanic}
 		for _, cl := range a.ClusterLoad {
@@ -191,7 +193,7 @@ func AggregateBudgets(children []AggregateChildInput, threshold int, order FailO
 		}
 		return s
 	}
-	lin := Linearize(base)
+	lin := lbmodel.Linearize(base)
 	out := make([]AggregateBudget, len(lin))
 	for i, ll := range lin {
 		ws := failWeights(hosts[ll.Cluster], ll.Priority, order)
@@ -199,7 +201,7 @@ func AggregateBudgets(children []AggregateChildInput, threshold int, order FailO
 		work := slices.Clone(base)
 		out[i].Budget, out[i].BeforeFailover = scanBudget(len(ws), state(base, i, ll.Cluster), func(k int) budgetState {
 			for j, c := range base {
-				if c.Kind == ChildPresent && c.Name == ll.Cluster {
+				if c.Kind == lbmodel.ChildPresent && c.Name == ll.Cluster {
 					work[j].Levels = slices.Clone(c.Levels)
 					work[j].Levels[ll.Priority] = failLevel(c.Levels[ll.Priority], pre, k)
 				}
