@@ -72,6 +72,11 @@ func TestWrapperShapes(t *testing.T) {
 		// cluster read with its positions.
 		{"manifest.yaml", []string{"LB0007 info 4:7", "LB1006 error 39:38"}, ExitFindings,
 			[]string{"api manifest.yaml:31:9"}},
+		// Items {name, value} carrying each resource as a string (a
+		// control plane's CRD): block and single-line JSON strings, each
+		// placed where the string stands.
+		{"carrier-items.yaml", []string{"LB1408 warning 17:55", "LB1605 info 24:17"}, ExitOK,
+			[]string{"cache carrier-items.yaml:13:11", "api carrier-items.yaml:26:16"}},
 		{"typeurl-map.json", []string{"LB1505 warning 10:47"}, ExitOK, []string{"payments typeurl-map.json:3:17"}},
 		{"kind-map.yaml", []string{"LB1010 error 12:51"}, ExitFindings, []string{"search kind-map.yaml:3:3"}},
 		// The real findings (a route to an undefined cluster with

@@ -16,8 +16,7 @@ import (
 // at the scalar's own start.
 func (f *finder) embedded(s node) bool {
 	v := s.Value()
-	if f.nest >= maxEmbedNesting || s.ShortTag() != "!!str" || !strings.Contains(v, ":") ||
-		!strings.Contains(v, "\n") && !strings.HasPrefix(strings.TrimSpace(v), "{") {
+	if f.nest >= maxEmbedNesting || !documentLike(s) {
 		return false
 	}
 	// The string is part of a file already within --max-input: its own

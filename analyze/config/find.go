@@ -85,9 +85,11 @@ func (f *finder) document(doc node) bool {
 	case kind == kindKubernetes:
 		return f.kubernetes(d, 1)
 	case kind == KindClusters && d.Kind() == mappingNode:
-		if v, _ := parse.MapGet(d, "clusters"); v.Kind() == mappingNode {
+		if v, _ := parse.MapGet(d, "clusters"); v.Kind() == mappingNode || misshapen(d) {
 			return f.walkTop(d)
 		}
+	case kind == kindResourceMap && misshapen(d):
+		return f.walkTop(d)
 	case kind == KindDiscovery:
 		// A "resources" mapping is not a DiscoveryResponse's list (Helm
 		// values' resources: {limits: …}): searched like any other key.
@@ -252,6 +254,9 @@ func (f *finder) keyed(key string, v node) bool {
 	if kind == "" || v.Kind() != mappingNode && v.Kind() != sequenceNode {
 		return false
 	}
+	if v.Kind() == mappingNode && f.carrier(v) {
+		return true
+	}
 	if v.Kind() == mappingNode && plausible(v, kind) {
 		f.add(v, kind)
 		return true
@@ -269,6 +274,8 @@ func (f *finder) keyed(key string, v node) bool {
 		}
 		if t, _ := parse.MapGet(item, "@type"); isTypeURL(str(t)) {
 			f.add(item, "typed")
+			found = true
+		} else if f.carrier(item) {
 			found = true
 		} else if plausible(item, kind) {
 			f.add(item, kind)

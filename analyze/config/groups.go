@@ -158,14 +158,16 @@ func (r *reader) input(in Input) {
 		r.file(in.Path)
 		return
 	}
-	var files []string
+	var files, bare []string
 	err = filepath.WalkDir(in.Path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			r.problem(Problem{Pos: Pos{File: p}, Severity: SevError, Code: CodeIO, Msg: ioMessage(err)})
 			return nil
 		}
-		if !d.IsDir() && IsConfigFile(p) {
+		if !d.IsDir() && ReadInDirectory(p) {
 			files = append(files, p)
+		} else if !d.IsDir() && bareTemplate(p) {
+			bare = append(bare, p)
 		}
 		return nil
 	})
@@ -179,6 +181,9 @@ func (r *reader) input(in Input) {
 	}
 	for _, f := range files {
 		r.file(f)
+	}
+	for _, f := range bare {
+		r.problem(Problem{Pos: Pos{File: f}, Severity: SevInfo, Code: CodeSkipped, Msg: "a template not named .yaml, .yml or .json before its suffix; not read"})
 	}
 }
 

@@ -149,7 +149,7 @@ func checkEncoding(file string, data []byte) *Problem {
 // (MessageUtil::loadFromFile) and protobuf's JSON lexer rejects it
 // (json/internal/lexer.h VisitArray/VisitObject: "expected ']'").
 func checkJSONCommas(file string, data []byte) *Problem {
-	ext := strings.ToLower(filepath.Ext(file))
+	ext := strings.ToLower(filepath.Ext(configName(file)))
 	if ext == ".yaml" || ext == ".yml" {
 		return nil
 	}

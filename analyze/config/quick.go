@@ -79,14 +79,14 @@ func QuickClusterNames(paths []string) []string {
 		if st, err := os.Stat(p); err == nil && st.IsDir() {
 			files = nil
 			filepath.WalkDir(p, func(f string, d os.DirEntry, err error) error {
-				if err == nil && !d.IsDir() && IsConfigFile(f) {
+				if err == nil && !d.IsDir() && ReadInDirectory(f) {
 					files = append(files, f)
 				}
 				return nil
 			})
 		}
 		for _, f := range files {
-			if !IsConfigFile(f) {
+			if !ReadInDirectory(f) {
 				continue
 			}
 			data, err := parse.ReadFile(f, quickMaxBytes)

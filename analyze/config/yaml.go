@@ -84,7 +84,7 @@ func parseStream(file string, data []byte, maxAlias int) ([]node, Problems) {
 				probs = append(probs, *p)
 				continue
 			}
-			checkDuplicateKeys(file, root, strings.HasSuffix(strings.ToLower(file), ".json"), &probs)
+			checkDuplicateKeys(file, root, strings.HasSuffix(strings.ToLower(configName(file)), ".json"), &probs)
 			docs = append(docs, root)
 		}
 	}
