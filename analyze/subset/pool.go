@@ -85,7 +85,9 @@ func shares(c *config.Config, cl *config.Cluster, crit map[string]any, opt model
 		return nil, err
 	}
 	out.Hosts, out.Shares, out.NoHost, out.Pool, out.Notes = pool.hosts, pool.shares, pool.noHost, pool.model, pool.notes
-	if d.Yield == lbsubset.YieldSome && d.Source == lbsubset.SourceFallback && !d.SelectorPolicy && !d.PanicModeAny &&
+	// At a forced priority any pool may find no host, whatever Yield
+	// says of the unforced picks.
+	if (d.Yield == lbsubset.YieldSome || f != nil && d.Yield != lbsubset.YieldNone) && d.Source == lbsubset.SourceFallback && !d.SelectorPolicy && !d.PanicModeAny &&
 		s.Config.PanicModeAny && out.Shares != nil && out.NoHost > 0 {
 		hosts, _ := lb.AnyEndpointSubset()
 		anyPool := lbsubset.Decision{Pool: lbsubset.PoolAnyEndpoint, Hosts: hosts, Yield: lbsubset.YieldAll}

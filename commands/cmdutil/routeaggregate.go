@@ -167,6 +167,15 @@ func childHosts(cfg *config.Config, cl *config.Cluster, crit map[string]any, rou
 		if err != nil {
 			return route.ClusterHosts{}, true, err
 		}
+		if model.IsHashPolicy(ps.Settings.Policy) {
+			// No request hash: the subset's ring draws a random one and
+			// picks the priority by its own load, so its unforced shares.
+			for _, h := range sh.Hosts {
+				h.Share *= total
+				out.Hosts = append(out.Hosts, h)
+			}
+			return out, true, nil
+		}
 		if ps.Shares == nil {
 			return route.ClusterHosts{Notes: append(out.Notes, fmt.Sprintf("cluster %q: the subset's hosts get shares lbctl cannot compute", cl.Name()))}, true, nil
 		}
