@@ -100,3 +100,17 @@ func ComputeAggregateShares(children []AggregateChildInput, threshold int) (Aggr
 	}
 	return out, nil
 }
+
+// ForcedPriorityShares is c's hosts' shares when the caller forces its
+// priority load to all-healthy (or all-degraded) at priority p, as an
+// aggregate does to a child (AggregateLoadBalancerContext::
+// determinePriorityLoad): the child's own panic, locality and host policy
+// over that one host set. A priority with no hosts yields no host
+// (the child's chooseHostOnce finds an empty source and returns nullptr).
+func ForcedPriorityShares(c ClusterInput, p int, degraded bool) ([]float64, float64, error) {
+	m, err := prepareCluster(c)
+	if err != nil {
+		return nil, 0, err
+	}
+	return m.sourceDist(p, degraded, FullBucket)
+}

@@ -22,6 +22,10 @@ type Balancers struct {
 	// request to through route's (or the cluster's) hash policy; nil when
 	// the cluster does not hash or the policy makes no hash.
 	Hash func(cluster, route string, req Request) (*HashPick, error)
+	// Aggregate gives an aggregate's hosts when a child picks otherwise
+	// than explain's shares say (a subset child, a hashing child); ok is
+	// false when explain's shares (Hosts) are exact.
+	Aggregate func(cluster string, criteria map[string]any, route string, req Request) (h ClusterHosts, ok bool, err error)
 	// RouteHash is the hash the route's hash_policy makes of req, for
 	// weighted clusters' use_hash_policy; ok is false when no policy
 	// yields one, desc names the policies.
@@ -87,6 +91,7 @@ func compose(r *Report, targets []target, lb Balancers, routeName string, req Re
 func hostsOf(r *Report, t target, lb Balancers, routeName string, req Request) (ClusterHosts, bool) {
 	// A subset cluster runs its subset load balancer for every request:
 	// without criteria it goes to the fallback policy (chooseHostIteration).
+	noSubset := false
 	if lb.Subset != nil {
 		h, ok, err := lb.Subset(t.name, t.crit, routeName, req)
 		if err != nil {
@@ -107,9 +112,26 @@ func hostsOf(r *Report, t target, lb Balancers, routeName string, req Request) (
 			}
 			return h, true
 		}
-		if t.crit != nil {
-			r.note("cluster %q has no subset load balancing: metadata_match is ignored", t.name)
+		noSubset = t.crit != nil
+	}
+	if lb.Aggregate != nil {
+		h, ok, err := lb.Aggregate(t.name, t.crit, routeName, req)
+		if err != nil {
+			r.note("cluster %q: %v", t.name, err)
+			return ClusterHosts{}, false
 		}
+		if ok {
+			if h.Hash != nil && r.Hash == nil {
+				r.Hash = h.Hash
+			}
+			if t.crit != nil {
+				r.note("aggregate %q passes metadata_match on to its children's load balancers", t.name)
+			}
+			return h, true
+		}
+	}
+	if noSubset {
+		r.note("cluster %q has no subset load balancing: metadata_match is ignored", t.name)
 	}
 	if lb.Hash != nil {
 		p, err := lb.Hash(t.name, routeName, req)
@@ -135,14 +157,15 @@ func hostsOf(r *Report, t target, lb Balancers, routeName string, req Request) (
 	return h, true
 }
 
-// noteSubsetChildren says where an aggregate's shares are not exact: the
+// noteSubsetChildren, for callers with no Aggregate balancer, says where
+// an aggregate's shares are not exact: the
 // aggregate hands the request to a child's load balancer with its chosen
 // priority forced (AggregateLoadBalancerContext) and the request's
 // metadata_match passed on, so a child with subset load balancing picks
 // inside one subset of one priority. That is not composed: the child's
 // hosts carry explain's shares over all its hosts.
 func noteSubsetChildren(r *Report, t target, h ClusterHosts, lb Balancers, routeName string, req Request) {
-	if lb.Subset == nil {
+	if lb.Subset == nil || lb.Aggregate != nil {
 		return
 	}
 	seen := map[string]bool{}

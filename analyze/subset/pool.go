@@ -39,6 +39,26 @@ type PoolShares struct {
 // passes the rest to panic_mode_any (chooseHostIteration). The error is
 // ErrNoSubsetConfig, a configuration Envoy rejects, or a what-if's.
 func Shares(c *config.Config, cl *config.Cluster, crit map[string]any, opt model.Options) (*PoolShares, error) {
+	return shares(c, cl, crit, opt, nil)
+}
+
+// Forced is a priority an aggregate forces on its child, with the
+// availability (healthy or degraded) the aggregate chose.
+type Forced struct {
+	Priority int
+	Degraded bool
+}
+
+// SharesAt is Shares with the child load balancer's priority load forced
+// to f, as an aggregate's AggregateLoadBalancerContext does: the subset is
+// chosen as for any request (SubsetLoadBalancer::chooseHostIteration reads
+// only the metadata criteria), then its own load balancer picks at that
+// priority of the subset's host sets.
+func SharesAt(c *config.Config, cl *config.Cluster, crit map[string]any, opt model.Options, f Forced) (*PoolShares, error) {
+	return shares(c, cl, crit, opt, &f)
+}
+
+func shares(c *config.Config, cl *config.Cluster, crit map[string]any, opt model.Options, f *Forced) (*PoolShares, error) {
 	s, probs := model.Subset(c, cl)
 	if s == nil && len(probs.Errors()) == 0 {
 		return nil, fmt.Errorf("cluster %q %w", cl.Name(), ErrNoSubsetConfig)
@@ -60,16 +80,18 @@ func Shares(c *config.Config, cl *config.Cluster, crit map[string]any, opt model
 	settings := s.ChildSettings(c, cl)
 	d := lb.Select(lbmodel.NewMatchCriteria(crit), s.Child)
 	out := &PoolShares{Decision: d, Settings: settings}
-	pool, err := poolShares(c, cl, s, m, settings, d, opt)
+	pool, err := poolShares(c, cl, s, m, settings, d, opt, f)
 	if err != nil {
 		return nil, err
 	}
 	out.Hosts, out.Shares, out.NoHost, out.Pool, out.Notes = pool.hosts, pool.shares, pool.noHost, pool.model, pool.notes
-	if d.Yield == lbsubset.YieldSome && d.Source == lbsubset.SourceFallback && !d.SelectorPolicy && !d.PanicModeAny &&
+	// At a forced priority any pool may find no host, whatever Yield
+	// says of the unforced picks.
+	if (d.Yield == lbsubset.YieldSome || f != nil && d.Yield != lbsubset.YieldNone) && d.Source == lbsubset.SourceFallback && !d.SelectorPolicy && !d.PanicModeAny &&
 		s.Config.PanicModeAny && out.Shares != nil && out.NoHost > 0 {
 		hosts, _ := lb.AnyEndpointSubset()
 		anyPool := lbsubset.Decision{Pool: lbsubset.PoolAnyEndpoint, Hosts: hosts, Yield: lbsubset.YieldAll}
-		p, err := poolShares(c, cl, s, m, settings, anyPool, opt)
+		p, err := poolShares(c, cl, s, m, settings, anyPool, opt, f)
 		if err != nil {
 			return nil, err
 		}
@@ -111,8 +133,9 @@ type poolResult struct {
 	notes  []string
 }
 
-// poolShares is the child policy's shares over d's pool.
-func poolShares(c *config.Config, cl *config.Cluster, s *model.SubsetSetup, m *model.Model, settings model.LBSettings, d lbsubset.Decision, opt model.Options) (poolResult, error) {
+// poolShares is the child policy's shares over d's pool, at priority f
+// when an aggregate forces one.
+func poolShares(c *config.Config, cl *config.Cluster, s *model.SubsetSetup, m *model.Model, settings model.LBSettings, d lbsubset.Decision, opt model.Options, f *Forced) (poolResult, error) {
 	switch {
 	case d.Yield == lbsubset.YieldNone || len(d.Hosts) == 0:
 		return poolResult{shares: []float64{}, noHost: 1}, nil
@@ -135,20 +158,26 @@ func poolShares(c *config.Config, cl *config.Cluster, s *model.SubsetSetup, m *m
 		res.notes = append(res.notes, fmt.Sprintf("the subset's child policy %s picks hosts from inputs lbctl does not model: its hosts' shares are unknown", orUnknown(settings.Policy)))
 		return res, nil
 	}
-	sh, err := lbmodel.ClusterShares(in)
+	var dist []float64
+	if f != nil {
+		dist, res.noHost, err = lbmodel.ForcedPriorityShares(in, f.Priority, f.Degraded)
+	} else {
+		var sh lbmodel.Shares
+		sh, err = lbmodel.ClusterShares(in)
+		dist, res.noHost = sh.Hosts, sh.NoHost
+	}
 	if err != nil {
 		return poolResult{}, err
 	}
 	for i, h := range pm.Hosts {
-		if i < len(sh.Hosts) && sh.Hosts[i] > 0 {
+		if i < len(dist) && dist[i] > 0 {
 			res.hosts = append(res.hosts, h)
-			res.shares = append(res.shares, sh.Hosts[i])
+			res.shares = append(res.shares, dist[i])
 		}
 	}
 	if res.shares == nil {
 		res.shares = []float64{}
 	}
-	res.noHost = sh.NoHost
 	return res, nil
 }
 

@@ -47,6 +47,13 @@ func RouteBalancers(cfg *config.Config, opt model.Options) route.Balancers {
 			}
 			return SubsetHosts(cfg, cl, crit, routeName, req, opt)
 		},
+		Aggregate: func(name string, crit map[string]any, routeName string, req route.Request) (route.ClusterHosts, bool, error) {
+			cl, err := find(name)
+			if err != nil {
+				return route.ClusterHosts{}, false, nil
+			}
+			return AggregateHosts(cfg, cl, crit, routeName, req, opt)
+		},
 		RouteHash: func(ps []*routev3.RouteAction_HashPolicy, req route.Request) (uint64, bool, string, error) {
 			return hashing.RequestHash(ps, hashRequest(req))
 		},

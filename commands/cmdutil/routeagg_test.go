@@ -9,11 +9,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/route"
 )
 
-// An aggregate's child with subset load balancing picks inside the subset
-// the request selects (the aggregate passes its context on): not composed,
-// so the route says so instead of printing explain's shares as exact.
-func TestRouteAggregateSubsetChildNoted(t *testing.T) {
-	const in = `
+const aggSubsetYAML = `
 - name: agg
   connect_timeout: 1s
   cluster_type:
@@ -31,6 +27,13 @@ func TestRouteAggregateSubsetChildNoted(t *testing.T) {
     - lb_endpoints:
       - endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}
         metadata: {filter_metadata: {envoy.lb: {version: v1}}}
+      - endpoint: {address: {socket_address: {address: 10.0.0.2, port_value: 80}}}
+        metadata: {filter_metadata: {envoy.lb: {version: v2}}}
+        health_status: UNHEALTHY
+    - priority: 1
+      lb_endpoints:
+      - endpoint: {address: {socket_address: {address: 10.0.0.3, port_value: 80}}}
+        metadata: {filter_metadata: {envoy.lb: {version: v1}}}
 - name: plain
   type: STATIC
   load_assignment:
@@ -47,9 +50,24 @@ virtual_hosts:
   - match: {prefix: /}
     route:
       cluster: agg
-      metadata_match: {filter_metadata: {envoy.lb: {version: v1}}}
+      metadata_match: {filter_metadata: {envoy.lb: {version: v2}}}
 `
-	cfg, err := config.LoadBytes("agg.yaml", []byte(in), "")
+
+// An aggregate over a subset child, derived by hand. sub's P0 has 1 of 2
+// hosts healthy (health min(100, 140*1/2) = 70), its P1 one healthy host
+// (100): the linearized loads are sub.P0 70, sub.P1 30, plain.P0 0.
+// AggregateClusterLoadBalancer::LoadBalancerImpl::chooseHost calls sub's
+// load balancer with AggregateLoadBalancerContext forcing the priority
+// and passing metadata_match {version: v2} on. SubsetLoadBalancer::
+// chooseHostIteration selects subset {10.0.0.2}; its own load balancer
+// at forced P0 finds no healthy host (availability 0: all in panic,
+// recalculatePerPriorityPanic) and uses all hosts, 10.0.0.2 gets 0.7; at
+// forced P1 the subset's host set is empty, chooseHostOnce returns
+// nullptr and tryChooseHostFromContext returns it ("even if it's
+// nullptr"): 0.3 finds no host. explain's shares (10.0.0.1 0.7, 10.0.0.3
+// 0.3) are what a request without subsets would get.
+func TestRouteAggregateSubsetChild(t *testing.T) {
+	cfg, err := config.LoadBytes("agg.yaml", []byte(aggSubsetYAML), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,11 +75,33 @@ virtual_hosts:
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := strings.Join(r.Notes, "\n")
-	if !strings.Contains(got, `cluster "sub" (in aggregate "agg") has subset load balancing`) {
-		t.Errorf("no note on the subset child:\n%s", got)
+	if len(r.Hosts) != 1 || r.Hosts[0] != (route.HostShare{Cluster: "sub", Address: "10.0.0.2:80", Share: 0.7}) {
+		t.Fatalf("hosts %+v, want sub 10.0.0.2:80 0.7", r.Hosts)
 	}
-	if strings.Contains(got, `cluster "plain" (in aggregate`) {
-		t.Errorf("note on a child without subsets:\n%s", got)
+	got := strings.Join(r.Notes, "\n")
+	for _, want := range []string{`cluster "agg": 0.3 of its requests find no host`, `cluster "sub" picks inside its subset at the priority the aggregate forces`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no note %q in:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "has subset load balancing: its hosts' shares are explain's") || strings.Contains(got, `"agg" has no subset load balancing`) {
+		t.Errorf("stale note:\n%s", got)
+	}
+}
+
+// Criteria v1 select {10.0.0.1 (P0), 10.0.0.3 (P1)}: each forced priority
+// of the subset has one healthy host, so 0.7 and 0.3, as explain's.
+func TestRouteAggregateSubsetChildBothPriorities(t *testing.T) {
+	cfg, err := config.LoadBytes("agg.yaml", []byte(strings.Replace(aggSubsetYAML, "metadata_match: {filter_metadata: {envoy.lb: {version: v2", "metadata_match: {filter_metadata: {envoy.lb: {version: v1", 1)), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := route.Build(cfg, route.Request{Authority: "x", Path: "/"}, route.Options{}, RouteBalancers(cfg, model.Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []route.HostShare{{Cluster: "sub", Address: "10.0.0.1:80", Share: 0.7}, {Cluster: "sub", Address: "10.0.0.3:80", Share: 0.3}}
+	if len(r.Hosts) != 2 || r.Hosts[0] != want[0] || r.Hosts[1] != want[1] {
+		t.Fatalf("hosts %+v, want %+v", r.Hosts, want)
 	}
 }

@@ -74,6 +74,10 @@ type genRoute struct {
 	subPolicy                string
 	crit                     string // "" (no metadata_match) or a version
 	wRing, wSub, wAgg, wNone int
+	// wAggSub weighs aggsub, an aggregate over [sub, c1]; panicAny is
+	// sub's panic_mode_any.
+	wAggSub  int
+	panicAny bool
 }
 
 func genConfig(r *rand.Rand) genRoute {
@@ -83,14 +87,17 @@ func genConfig(r *rand.Rand) genRoute {
 	g.sub = genHosts(r, "10.2.0", 1+r.Intn(7))
 	c1, c2 := genHosts(r, "10.3.0", 1+r.Intn(4)), genHosts(r, "10.4.0", 1+r.Intn(4))
 	fallback := []string{"ANY_ENDPOINT", "DEFAULT_SUBSET", "NO_FALLBACK"}[r.Intn(3)]
+	def := []string{"v1", "v2", "v3"}[r.Intn(3)]
+	g.panicAny = r.Intn(2) == 0
 	subCfg := fmt.Sprintf("  lb_subset_config:\n    fallback_policy: %s\n    default_subset: {version: %s}\n    panic_mode_any: %v\n    subset_selectors: [{keys: [version]}]\n",
-		fallback, []string{"v1", "v2", "v3"}[r.Intn(3)], r.Intn(2) == 0)
+		fallback, def, g.panicAny)
 	var b strings.Builder
 	b.WriteString(clusterYAML("ring", "RING_HASH", "", ring, false))
 	b.WriteString(clusterYAML("sub", g.subPolicy, subCfg, g.sub, true))
 	b.WriteString(clusterYAML("c1", "ROUND_ROBIN", "", c1, false))
 	b.WriteString(clusterYAML("c2", "LEAST_REQUEST", "", c2, false))
 	b.WriteString("- name: agg\n  connect_timeout: 1s\n  lb_policy: CLUSTER_PROVIDED\n  cluster_type:\n    name: envoy.clusters.aggregate\n    typed_config:\n      '@type': type.googleapis.com/envoy.extensions.clusters.aggregate.v3.ClusterConfig\n      clusters: [c1, c2]\n")
+	b.WriteString("- name: aggsub\n  connect_timeout: 1s\n  lb_policy: CLUSTER_PROVIDED\n  cluster_type:\n    name: envoy.clusters.aggregate\n    typed_config:\n      '@type': type.googleapis.com/envoy.extensions.clusters.aggregate.v3.ClusterConfig\n      clusters: [sub, c1]\n")
 	b.WriteString("---\nname: r\nvirtual_hosts:\n- name: vh\n  domains: [x]\n  routes:\n  - name: split\n    match: {prefix: /}\n    route:\n      hash_policy: [{header: {header_name: x-user}}]\n      weighted_clusters:\n        clusters:\n")
 	fmt.Fprintf(&b, "        - {name: ring, weight: %d}\n", g.wRing)
 	if g.crit != "" {
@@ -99,6 +106,12 @@ func genConfig(r *rand.Rand) genRoute {
 		fmt.Fprintf(&b, "        - {name: sub, weight: %d}\n", g.wSub)
 	}
 	fmt.Fprintf(&b, "        - {name: agg, weight: %d}\n", g.wAgg)
+	g.wAggSub = 1 + r.Intn(100) // drawn last: earlier draws stay as they were
+	if g.crit != "" {
+		fmt.Fprintf(&b, "        - {name: aggsub, weight: %d, metadata_match: {filter_metadata: {envoy.lb: {version: %s}}}}\n", g.wAggSub, g.crit)
+	} else {
+		fmt.Fprintf(&b, "        - {name: aggsub, weight: %d}\n", g.wAggSub)
+	}
 	g.cfgText = b.String()
 	return g
 }
@@ -142,7 +155,7 @@ func TestRouteSharesProperty(t *testing.T) {
 			t.Fatalf("seed %d: %v\n%s", seed, err, g.cfgText)
 		}
 		lb := RouteBalancers(cfg, model.Options{})
-		total := float64(g.wRing + g.wSub + g.wAgg)
+		total := float64(g.wRing + g.wSub + g.wAgg + g.wAggSub)
 		want := map[string]float64{}
 		noHost := 0.0
 		add := func(cluster string, w float64, hs route.ClusterHosts, rest float64) {
@@ -194,6 +207,7 @@ func TestRouteSharesProperty(t *testing.T) {
 			}
 			add("sub", wSub, hs, restOf(hs))
 		}
+		g.addAggSub(t, cfg, rep, pool, float64(g.wAggSub)/total, add)
 
 		rep2, err := route.Build(cfg, route.Request{Authority: "x", Path: "/"}, route.Options{}, lb)
 		if err != nil {
@@ -234,7 +248,8 @@ func TestRouteSharesProperty(t *testing.T) {
 			l := hr.Lookups[0]
 			var hosts []string
 			for _, h := range rep3.Hosts {
-				if h.Cluster == label {
+				// sub is reached directly and through aggsub: one host.
+				if h.Cluster == label && !slices.Contains(hosts, h.Address) {
 					hosts = append(hosts, h.Address)
 				}
 			}
