@@ -34,7 +34,12 @@ type AggregateShares struct {
 // that child priority (AggregateLoadBalancerContext::determinePriorityLoad;
 // the child draws its own hash, so Random is not conditioned by it): the
 // child's panic flag, locality weighting, zone routing and host policy
-// all apply as in the child itself. threshold is the aggregate's own.
+// all apply as in the child itself. A RING_HASH or MAGLEV child is not
+// forced: ThreadAwareLoadBalancerBase::LoadBalancerImpl::chooseHost picks
+// the priority from its own per-priority load with the request's hash (or
+// a random one), never asking the context, so the traffic the aggregate
+// sends it spreads as the child's own shares do. threshold is the
+// aggregate's own.
 func ComputeAggregateShares(children []AggregateChildInput, threshold int) (AggregateShares, error) {
 	ac := make([]AggregateChild, len(children))
 	models := map[string]*preparedCluster{}
@@ -66,8 +71,26 @@ func ComputeAggregateShares(children []AggregateChildInput, threshold int) (Aggr
 		}
 	}
 	out.Load = ComputeAggregate(ac, threshold)
+	own := map[string]Shares{} // hashing children's unforced shares
+	for _, c := range children {
+		if _, done := own[c.Name]; !done && c.Kind == ChildPresent && c.Cluster.LB.Policy == PolicyPrecomputed {
+			sh, err := ClusterShares(c.Cluster)
+			if err != nil {
+				return AggregateShares{}, fmt.Errorf("child %q: %w", c.Name, err)
+			}
+			own[c.Name] = sh
+		}
+	}
 	add := func(l LinearLevel, degraded bool, w float64) error {
 		if w == 0 {
+			return nil
+		}
+		if sh, ok := own[l.Cluster]; ok {
+			hs := out.Children[index[l.Cluster]].Hosts
+			for i, x := range sh.Hosts {
+				hs[i] += w * x
+			}
+			out.NoHost += w * sh.NoHost
 			return nil
 		}
 		m := models[l.Cluster]
