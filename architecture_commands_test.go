@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -72,16 +70,8 @@ func TestOnlyTermWritesStdout(t *testing.T) {
 		if dir == "commands/term" || dir == "commands/early" {
 			continue
 		}
-		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s := string(b); strings.Contains(s, "os.Stdout") || strings.Contains(s, "os.Stderr") {
+		for f, s := range nonTestSources(t, dir) {
+			if strings.Contains(s, "os.Stdout") || strings.Contains(s, "os.Stderr") {
 				t.Errorf("%s names os.Stdout or os.Stderr: write through commands/term", f)
 			}
 		}

@@ -101,16 +101,8 @@ func TestNoPackageDominates(t *testing.T) {
 	lines, totals := map[string]int{}, map[string]int{}
 	for _, dir := range goDirs(t) {
 		top, _, _ := strings.Cut(dir, "/")
-		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			n := strings.Count(string(b), "\n")
+		for _, src := range nonTestSources(t, dir) {
+			n := strings.Count(src, "\n")
 			lines[dir] += n
 			totals[top] += n
 		}
@@ -126,4 +118,22 @@ func TestNoPackageDominates(t *testing.T) {
 			t.Errorf("%s holds %d of %d non-test lines under %s/ (at most 40%%)", dir, n, totals[top], top)
 		}
 	}
+}
+
+// nonTestSources is the text of dir's non-test .go files, by path.
+func nonTestSources(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	out := map[string]string{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = string(b)
+	}
+	return out
 }
