@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/lbctl/lbctl/lbmodel"
 )
 
 // Pos is a place in an input file; Line and Col count from 1.
@@ -21,30 +23,16 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", Escape(p.File), p.Line, p.Col)
 }
 
-// Severity of a loader's problem or a lint finding: one scale, higher is
-// more serious. SevNone is the zero value so that a Problem or rule that
-// names no severity is caught (severity_test.go) instead of silently
-// meaning error; it also means "fail on nothing" (--fail-on none).
-type Severity int
+// Severity of a loader's problem or a lint finding: lbmodel's one scale
+// (higher is more serious; SevNone, the zero value, names none).
+type Severity = lbmodel.Severity
 
 const (
-	SevNone Severity = iota
-	SevInfo
-	SevWarning
-	SevError
+	SevNone    = lbmodel.SevNone
+	SevInfo    = lbmodel.SevInfo
+	SevWarning = lbmodel.SevWarning
+	SevError   = lbmodel.SevError
 )
-
-func (s Severity) String() string {
-	switch s {
-	case SevError:
-		return "error"
-	case SevWarning:
-		return "warning"
-	case SevInfo:
-		return "info"
-	}
-	return "none"
-}
 
 // Problem is something wrong with the input, found while loading it. Errors
 // make the input unusable as Envoy config; warnings (legacy syntax, unknown

@@ -9,75 +9,66 @@ import (
 	"github.com/lbctl/lbctl/lbmodel"
 )
 
-// Severity of a Problem.
-type Severity string
-
-const (
-	SeverityError   Severity = "error"
-	SeverityWarning Severity = "warning"
-	SeverityInfo    Severity = "info"
-)
-
 // Problem is one finding about a subset configuration, its hosts or
 // a request's criteria.
 type Problem struct {
-	Severity Severity
+	Severity lbmodel.Severity
 	Code     string
 	Message  string
 }
 
-func (p Problem) String() string { return string(p.Severity) + " " + p.Code + ": " + p.Message }
+func (p Problem) String() string { return p.Severity.String() + " " + p.Code + ": " + p.Message }
 
 // Check reports problems with a subset configuration over its hosts.
 // Errors are the rejections Envoy makes at config load; warnings are
 // settings Envoy accepts but that cannot do what they seem to.
 func Check(cfg Config, hosts []lbmodel.Host) []Problem {
 	var out []Problem
-	add := func(s Severity, code, format string, a ...any) {
+	add := func(s lbmodel.Severity, code, format string, a ...any) {
 		out = append(out, Problem{s, code, fmt.Sprintf(format, a...)})
 	}
 	if !cfg.Enabled() {
-		add(SeverityInfo, "subset-disabled", "subset_selectors is empty: subset load balancing is off and metadata is ignored")
+		add(lbmodel.SevInfo, "subset-disabled", "subset_selectors is empty: subset load balancing is off and metadata is ignored")
 		return out
 	}
 	for i, s := range cfg.Selectors {
 		if len(s.Keys) == 0 {
-			add(SeverityWarning, "selector-no-keys", "subset_selectors[%d] has no keys: Envoy drops it silently", i)
+			add(lbmodel.SevWarning, "selector-no-keys", "subset_selectors[%d] has no keys: Envoy drops it silently", i)
 		} else if len(sortedSet(s.Keys)) != len(s.Keys) {
-			add(SeverityInfo, "selector-duplicate-keys", "subset_selectors[%d] repeats a key: keys are a set", i)
+			add(lbmodel.SevInfo, "selector-duplicate-keys", "subset_selectors[%d] repeats a key: keys are a set", i)
 		}
 	}
 	lb, err := NewLB(cfg, hosts)
 	if err != nil {
-		add(SeverityError, "subset-config", "%v", err)
+		add(lbmodel.SevError, "subset-config", "%v", err)
 		return out
 	}
 	for _, i := range lb.LostSelectorPolicies {
-		add(SeverityWarning, "selector-policy-ignored",
+		add(lbmodel.SevWarning, "selector-policy-ignored",
 			"subset_selectors[%d] fallback_policy %s is ignored: an earlier selector already created the path for keys %v (initSubsetSelectorMap keeps the first)",
 			i, cfg.Selectors[i].FallbackPolicy, sortedSet(cfg.Selectors[i].Keys))
 	}
 	if cfg.PanicModeAny && cfg.FallbackPolicy == FallbackNoFallback {
-		add(SeverityWarning, "panic-mode-any-unused", "panic_mode_any has no effect with fallback_policy NO_FALLBACK: it is consulted only after the fallback subset")
+		add(lbmodel.SevWarning, "panic-mode-any-unused", "panic_mode_any has no effect with fallback_policy NO_FALLBACK: it is consulted only after the fallback subset")
 	}
 	if cfg.ScaleLocalityWeight && !cfg.LocalityWeightAware {
-		add(SeverityWarning, "scale-locality-weight-unused", "scale_locality_weight has no effect without locality_weight_aware")
+		add(lbmodel.SevWarning, "scale-locality-weight-unused", "scale_locality_weight has no effect without locality_weight_aware")
 	}
 	if _, built := lb.DefaultSubset(); !built && len(cfg.DefaultSubset) > 0 {
-		add(SeverityInfo, "default-subset-unused", "default_subset is set but no fallback policy uses DEFAULT_SUBSET")
+		add(lbmodel.SevInfo, "default-subset-unused", "default_subset is set but no fallback policy uses DEFAULT_SUBSET")
 	}
 	for _, k := range slices.Sorted(maps.Keys(cfg.DefaultSubset)) {
 		v := cfg.DefaultSubset[k]
 		if err := lbmodel.ValidateValue(v); err != nil {
-			add(SeverityError, "default-subset-value", "default_subset %s can never match: %v", k, err)
+			add(lbmodel.SevError, "default-subset-value", "default_subset %s can never match: %v", k, err)
 		}
 		if _, isList := v.([]any); isList && cfg.ListAsAny {
-			add(SeverityWarning, "default-subset-list-as-any",
+			add(lbmodel.SevWarning, "default-subset-list-as-any",
 				"default_subset %s is a list: with list_as_any a host list is compared element by element, so only a host list holding this list as an element matches (never an equal list)", k)
 		}
 	}
 	if def, built := lb.DefaultSubset(); built && len(def) == 0 {
-		add(SeverityWarning, "default-subset-empty", "default_subset %s matches no host: DEFAULT_SUBSET fallback returns no host", lbmodel.NewMatchCriteria(cfg.DefaultSubset))
+		add(lbmodel.SevWarning, "default-subset-empty", "default_subset %s matches no host: DEFAULT_SUBSET fallback returns no host", lbmodel.NewMatchCriteria(cfg.DefaultSubset))
 	}
 	// Selectors and keys with no subset, and host values that never match.
 	used := map[string]bool{}
@@ -95,7 +86,7 @@ func Check(cfg Config, hosts []lbmodel.Host) []Problem {
 				continue
 			}
 			if err := lbmodel.ValidateValue(h.Metadata[k]); err != nil {
-				add(SeverityWarning, "host-metadata-value", "host %d (%s) envoy.lb %s can never match: %v", i, h.Address, k, err)
+				add(lbmodel.SevWarning, "host-metadata-value", "host %d (%s) envoy.lb %s can never match: %v", i, h.Address, k, err)
 			}
 		}
 	}
@@ -105,7 +96,7 @@ func Check(cfg Config, hosts []lbmodel.Host) []Problem {
 	}
 	for _, s := range lb.selectors {
 		if bySelector[s.index] == 0 && !reachedByEarlier(lb, s) {
-			add(SeverityInfo, "selector-no-hosts", "subset_selectors[%d] keys %v: no host has all these keys, so it creates no subset", s.index, s.keys)
+			add(lbmodel.SevInfo, "selector-no-hosts", "subset_selectors[%d] keys %v: no host has all these keys, so it creates no subset", s.index, s.keys)
 		}
 	}
 	return out
@@ -137,7 +128,7 @@ func reachedByEarlier(lb *LB, s normSelector) bool {
 // unless allow_redundant_keys trims them).
 func CheckCriteria(cfg Config, c *lbmodel.MatchCriteria) []Problem {
 	var out []Problem
-	add := func(s Severity, code, format string, a ...any) {
+	add := func(s lbmodel.Severity, code, format string, a ...any) {
 		out = append(out, Problem{s, code, fmt.Sprintf(format, a...)})
 	}
 	if c == nil {
@@ -162,18 +153,18 @@ func CheckCriteria(cfg Config, c *lbmodel.MatchCriteria) []Problem {
 		}
 		names = append(names, e.Name)
 		if err := lbmodel.ValidateValue(e.Value); err != nil {
-			add(SeverityWarning, "criteria-value", "criterion %s can never match: %v", e.Name, err)
+			add(lbmodel.SevWarning, "criteria-value", "criterion %s can never match: %v", e.Name, err)
 		}
 		if _, isList := e.Value.([]any); isList && cfg.ListAsAny {
-			add(SeverityWarning, "criteria-list-as-any", "criterion %s is a list: with list_as_any host lists are split into elements, so only a host list holding this list as an element matches", e.Name)
+			add(lbmodel.SevWarning, "criteria-list-as-any", "criterion %s is a list: with list_as_any host lists are split into elements, so only a host list holding this list as an element matches", e.Name)
 		}
 		if !known[e.Name] {
-			add(SeverityWarning, "criteria-unknown-key", "criterion %s is in no subset selector", e.Name)
+			add(lbmodel.SevWarning, "criteria-unknown-key", "criterion %s is in no subset selector", e.Name)
 		}
 	}
 	sort.Strings(names)
 	if len(names) > 0 && !keySets[fmt.Sprint(names)] && !cfg.AllowRedundantKeys {
-		add(SeverityInfo, "criteria-no-selector", "no selector has exactly the keys %v: the request always falls back", names)
+		add(lbmodel.SevInfo, "criteria-no-selector", "no selector has exactly the keys %v: the request always falls back", names)
 	}
 	return out
 }
