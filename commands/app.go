@@ -39,7 +39,11 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env cmdutil.E
 	cmdutil.FitAddressSpace()
 	cmdutil.CollectLater()
 	// Everything printed goes through a guard (guard.go).
-	stdout, stderr = term.NewGuard(stdout), term.NewGuard(stderr)
+	gout, gerr := term.NewGuard(stdout), term.NewGuard(stderr)
+	stdout, stderr = gout, gerr
+	// Last, after the messages below: what a guard held back (an
+	// unfinished option reference) is written, not lost.
+	defer func() { _, _ = gout.Flush(), gerr.Flush() }()
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "lbctl: internal error: %v (please report this with the input that caused it)\n", r)

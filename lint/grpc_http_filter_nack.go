@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/option"
 	"github.com/lbctl/lbctl/lbmodel/grpc"
 )
 
@@ -15,7 +16,7 @@ var _ = register(&Rule{
 		"and fault; C-core also stateful_session and gcp_authn), or that is server-side only (rbac); a " +
 		"filter without a name or with a repeated name; no filter left; or the router not last " +
 		"(grpc-go processHTTPFilters in xdsresource/unmarshal_lds.go, C-core XdsHttpFilterRegistry). " +
-		"lbctl model.GRPCListenerNACKs; explain --semantics grpc shows no traffic for the clusters only " +
+		"lbctl model.GRPCListenerNACKs; explain " + option.Semantics.String() + " grpc shows no traffic for the clusters only " +
 		"such listeners route to.",
 	Hint: "Mark filters gRPC does not need is_optional: true, or serve gRPC clients a Listener with only the filters they implement and the router last.",
 	Check: func(p *Pass) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // loadRule reports the loader's problems of one code (config.Problem.Code)
@@ -76,7 +77,7 @@ func loadRule(code string) func(p *Pass) {
 		}
 		for k, i := range fieldSeen {
 			if n := fieldCount[k]; n > 1 {
-				(*p.out)[i].Message += fmt.Sprintf(" (%d times in this file; --strict lists each)", n)
+				(*p.out)[i].Message += fmt.Sprintf(" (%d times in this file; %s lists each)", n, option.Strict)
 			}
 		}
 		if len(unknownTypes) > 0 {

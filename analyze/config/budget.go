@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lbctl/lbctl/analyze/config/parse"
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // Node budgets: what one input may make the scanners build, in
@@ -53,7 +54,7 @@ func (b budget) why(capped bool) string {
 	if capped {
 		return "lbctl's limit on nodes per input"
 	}
-	return fmt.Sprintf("lbctl's limit on nodes for --max-input %d bytes; %s", b.limits.maxInput(), b.limits.hint())
+	return fmt.Sprintf("lbctl's limit on nodes for %s %d bytes; %s", option.MaxInput, b.limits.maxInput(), b.limits.hint())
 }
 
 // tooManyNodes is the problem at line:col where an input passes max nodes.

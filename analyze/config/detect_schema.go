@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/lbctl/lbctl/analyze/config/parse"
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // kindBootstrapDump is a BootstrapConfigDump without its "@type", as
@@ -136,7 +137,7 @@ func isAdminDump(n node) bool {
 	return t.OK() && len(t.Value()) > len(admin) && t.Value()[:len(admin)] == admin
 }
 
-const notResourcesMsg = "not an Envoy resource lbctl reads: expected a Cluster, a list of clusters, a Bootstrap, a ClusterLoadAssignment, a RouteConfiguration, a Listener, a DiscoveryResponse, an admin config_dump or an admin /clusters dump (use --kind to say which)"
+var notResourcesMsg = "not an Envoy resource lbctl reads: expected a Cluster, a list of clusters, a Bootstrap, a ClusterLoadAssignment, a RouteConfiguration, a Listener, a DiscoveryResponse, an admin config_dump or an admin /clusters dump (use " + option.Kind.String() + " to say which)"
 
 // noResources reports a non-empty list none of whose items is an Envoy
 // resource: one error for the list, not one per item.

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lbctl/lbctl/analyze/config/parse"
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // DefaultMaxInput is the default size limit of one input, file or answer.
@@ -32,7 +33,7 @@ type Limits struct {
 	// MaxInput is the largest file or answer in bytes, and the largest
 	// total of all of them (0: DefaultMaxInput).
 	MaxInput int64
-	// Hint replaces "raise --max-input" in the messages when the limit
+	// Hint replaces "raise --max-input" (option.MaxInput) in the messages when the limit
 	// has another source (e.g. an address-space limit).
 	Hint string
 }
@@ -41,7 +42,7 @@ func (l Limits) hint() string {
 	if l.Hint != "" {
 		return l.Hint
 	}
-	return "raise --max-input"
+	return "raise " + option.MaxInput.String()
 }
 
 func (l Limits) maxInput() int64 {

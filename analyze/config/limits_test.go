@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // laughs is a nested-alias ("billion laughs") cluster under 1 KB: ten
@@ -143,11 +145,11 @@ func TestMaxInputPerFileAndTotal(t *testing.T) {
 		t.Fatalf("16 bytes in all: %v", err)
 	}
 	_, err := LoadLimited([]Input{{Path: a}, {Path: b}}, "", Limits{MaxInput: 12})
-	if err == nil || !strings.Contains(err.Error(), "b.yaml: inputs together larger than 12 bytes (raise --max-input)") {
+	if err == nil || !strings.Contains(err.Error(), "b.yaml: inputs together larger than 12 bytes (raise "+option.MaxInput.String()+")") {
 		t.Fatalf("total: %v", err)
 	}
 	_, err = LoadLimited([]Input{{Path: "-", Stdin: strings.NewReader("name: a\nname2: b\n")}}, "", Limits{MaxInput: 8})
-	if err == nil || !strings.Contains(err.Error(), "<stdin>: larger than 8 bytes (raise --max-input)") {
+	if err == nil || !strings.Contains(err.Error(), "<stdin>: larger than 8 bytes (raise "+option.MaxInput.String()+")") {
 		t.Fatalf("stdin: %v", err)
 	}
 }

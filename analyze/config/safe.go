@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // Output safety: values read from a file are printed by every command, and
@@ -17,7 +19,11 @@ const MaxValue = 120
 // Escape makes s safe to print on one line of a terminal: control
 // characters (C0, DEL, C1), bidirectional overrides and invalid UTF-8 are
 // written as Go escapes (\n, \x1b, \u202e), so a value can neither move the
-// cursor, rewrite the terminal nor start a new finding line.
+// cursor, rewrite the terminal nor start a new finding line. An option
+// reference's delimiters (option.Open, option.Close) are escaped too,
+// except around a known option: renderers escape lbctl's own messages,
+// whose references must stay whole, and such a reference prints as the
+// flag, the same ASCII the value could hold anyway.
 func Escape(s string) string {
 	if !needsEscape(s) {
 		return s
@@ -28,6 +34,11 @@ func Escape(s string) string {
 		switch {
 		case r == utf8.RuneError && n <= 1:
 			b.WriteString(`\x` + strconv.FormatUint(uint64(s[i])|0x100, 16)[1:])
+		case r == openRune && knownRef(s[i:]) > 0:
+			n = knownRef(s[i:])
+			b.WriteString(s[i : i+n])
+		case r == openRune || r == closeRune:
+			b.WriteString(`\u` + strconv.FormatInt(int64(r), 16))
 		case unsafeRune(r):
 			q := strconv.QuoteRuneToASCII(r) // 'x1b' style escapes, quotes stripped
 			b.WriteString(q[1 : len(q)-1])
@@ -43,10 +54,49 @@ func needsEscape(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
 			if c >= 0x80 {
-				return !utf8.ValidString(s) || strings.IndexFunc(s, unsafeRune) >= 0
+				return !utf8.ValidString(s) || strings.IndexFunc(s, unsafeRune) >= 0 || strayDelimiter(s)
 			}
 			return true
 		}
+	}
+	return false
+}
+
+const openRune, closeRune = '\ue000', '\ue001'
+
+// refs are the references to known options (option.All).
+var refs = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range option.All {
+		m[n.String()] = true
+	}
+	return m
+}()
+
+// knownRef is the length of the reference to a known option s starts
+// with, or 0.
+func knownRef(s string) int {
+	end := strings.Index(s, option.Close)
+	if end < 0 || !refs[s[:end+len(option.Close)]] {
+		return 0
+	}
+	return end + len(option.Close)
+}
+
+// strayDelimiter reports whether s has an option delimiter outside a
+// reference to a known option.
+func strayDelimiter(s string) bool {
+	for i := 0; i < len(s); {
+		j := strings.IndexAny(s[i:], option.Open+option.Close)
+		if j < 0 {
+			return false
+		}
+		i += j
+		n := knownRef(s[i:])
+		if n == 0 {
+			return true
+		}
+		i += n
 	}
 	return false
 }
@@ -62,8 +112,16 @@ func unsafeRune(r rune) bool {
 }
 
 // Safe is Escape plus a cap: a value longer than MaxValue bytes is cut at a
-// character boundary and says how much was left out.
-func Safe(s string) string { return Truncate(Escape(s), MaxValue) }
+// character boundary and says how much was left out. It is for input
+// values, so every option delimiter is escaped: a value quoted in a
+// message cannot pass for a reference.
+func Safe(s string) string {
+	s = Escape(s)
+	if strings.Contains(s, option.Open) || strings.Contains(s, option.Close) {
+		s = strings.NewReplacer(option.Open, `\ue000`, option.Close, `\ue001`).Replace(s)
+	}
+	return Truncate(s, MaxValue)
+}
 
 // Truncate cuts s to at most max bytes (at a rune boundary) and appends
 // "…(N more bytes)" when it cut.

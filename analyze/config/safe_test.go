@@ -16,6 +16,13 @@ func TestEscape(t *testing.T) {
 		{"c1\u009b2J", `c1\u009b2J`},
 		{"bidi\u202eevil\u2066", `bidi\u202eevil\u2066`},
 		{"bad\xffutf8", `bad\xffutf8`},
+		// Option delimiters: escaped unless around a known option (which
+		// prints as its flag, plain ASCII the input could hold anyway).
+		{"\ue000set-health\ue001 x", "\ue000set-health\ue001 x"},
+		{"\ue000no-such\ue001", `\ue000no-such\ue001`},
+		{"\ue000set-health", `\ue000set-health`},
+		{"set-health\ue001", `set-health\ue001`},
+		{"\ue000\ue000set-health\ue001", "\\ue000\ue000set-health\ue001"},
 	} {
 		if got := Escape(c.in); got != c.want {
 			t.Errorf("Escape(%q) = %q, want %q", c.in, got, c.want)
@@ -23,6 +30,18 @@ func TestEscape(t *testing.T) {
 		if got := Escape(Escape(c.in)); got != c.want {
 			t.Errorf("Escape is not idempotent on %q: %q", c.in, got)
 		}
+	}
+}
+
+// A value quoted through Safe never carries a reference, known or not.
+func TestSafeEscapesReferences(t *testing.T) {
+	for _, in := range []string{"\ue000set-health\ue001", "\ue000route\ue001=x", "a\ue001"} {
+		if got := Safe(in); strings.ContainsAny(got, "\ue000\ue001") {
+			t.Errorf("Safe(%q) = %q: a delimiter got through", in, got)
+		}
+	}
+	if got, want := Quote("\ue000set-health\ue001"), `"\ue000set-health\ue001"`; got != want {
+		t.Errorf("Quote = %q, want %q", got, want)
 	}
 }
 

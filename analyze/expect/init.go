@@ -9,6 +9,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/option"
 	"github.com/lbctl/lbctl/analyze/traffic"
 )
 
@@ -41,7 +42,7 @@ func InitClusters(c *config.Config, clusters []*config.Cluster) []InitCluster {
 // configuration, it passes.
 func Init(clusters []InitCluster, rep Reports) ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString("# lbctl test --init: today's values; edit the comparisons to what must hold.\ntests:\n")
+	fmt.Fprintf(&b, "# lbctl test %s: today's values; edit the comparisons to what must hold.\ntests:\n", option.Init)
 	if len(clusters) == 0 {
 		b.Reset()
 		b.WriteString("tests: []\n")

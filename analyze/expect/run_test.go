@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 func TestOKFixturePasses(t *testing.T) {
@@ -60,7 +62,7 @@ func TestBrokenFixtures(t *testing.T) {
 		},
 		"duplicate.yaml": {`:5:9: test "same" is already defined at ../../fixtures/tests/broken/duplicate.yaml:2:9`},
 		"bad-values.yaml": {
-			`:5:18: --set-health "backend=200"`,
+			`:5:18: ` + option.SetHealth.String() + ` "backend=200"`,
 			`:6:11: zone "nowhere": expected REGION/ZONE`,
 			`:8:24: priority_load.0: expected a number or a comparison`,
 			`:9:16: panic.0: expected true or false, found "no"`,

@@ -1,7 +1,10 @@
 package explain
 
 import (
+	"fmt"
+
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/option"
 	"github.com/lbctl/lbctl/analyze/traffic"
 	"github.com/lbctl/lbctl/lbmodel"
 	"github.com/lbctl/lbctl/lbmodel/failure"
@@ -71,17 +74,17 @@ func addLocalityBudgets(in lbmodel.ClusterInput, order failure.FailOrder, cr *tr
 			}
 		}
 	}
-	cr.Notes = append(cr.Notes, "a locality's failure budget fails that locality's healthy hosts alone (the last in file order first unless --budget-order weight); "+
-		"with --set-health it can be checked for the locality whose hosts come last in its priority")
+	cr.Notes = append(cr.Notes, fmt.Sprintf("a locality's failure budget fails that locality's healthy hosts alone (the last in file order first unless %s weight); "+
+		"with %s it can be checked for the locality whose hosts come last in its priority", option.BudgetOrder, option.SetHealth))
 	return nil
 }
 
 // orderNote says in which order the budgets fail hosts.
 func orderNote(o failure.FailOrder) string {
 	if o == failure.FailHeaviestFirst {
-		return "failure budgets fail each level's healthy hosts heaviest first (--budget-order weight; equal weights: the last in file order first)"
+		return fmt.Sprintf("failure budgets fail each level's healthy hosts heaviest first (%s weight; equal weights: the last in file order first)", option.BudgetOrder)
 	}
-	return "failure budgets fail each level's healthy hosts the last in file order first, as --set-health removes them; check one with --set-health CLUSTER/PRIORITY=HEALTHY/TOTAL"
+	return fmt.Sprintf("failure budgets fail each level's healthy hosts the last in file order first, as %s removes them; check one with %s CLUSTER/PRIORITY=HEALTHY/TOTAL", option.SetHealth, option.SetHealth)
 }
 
 func budgetReport(b failure.Budget) traffic.Budget {

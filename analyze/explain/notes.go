@@ -6,6 +6,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/option"
 
 	"github.com/lbctl/lbctl/lbmodel"
 )
@@ -108,16 +109,16 @@ func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.
 		}
 	} else if name := model.LocalClusterName(c, opt); name == "" && s.ZoneAwareSet && len(c.Bootstraps) == 0 {
 		// xDS resources alone do not say: the bootstrap names the local cluster.
-		add("zone_aware_lb_config is set; whether zone-aware routing happens depends on the bootstrap's cluster_manager.local_cluster_name, which is not in the input (pass the bootstrap, or --local-cluster)")
+		add("zone_aware_lb_config is set; whether zone-aware routing happens depends on the bootstrap's cluster_manager.local_cluster_name, which is not in the input (pass the bootstrap, or %s)", option.LocalCluster)
 	} else if name == "" && s.ZoneAwareSet {
-		add("zone_aware_lb_config is set but no local cluster is configured (cluster_manager.local_cluster_name or --local-cluster), so zone-aware routing never happens")
+		add("zone_aware_lb_config is set but no local cluster is configured (cluster_manager.local_cluster_name or %s), so zone-aware routing never happens", option.LocalCluster)
 	} else if name != "" && c.Cluster(name) == nil && name != m.Name {
 		add("the local cluster %q is not in the loaded config, so zone-aware routing cannot be computed", name)
 	} else if name != "" && s.LocalityWeighted {
 		// Locality weighting takes precedence; nothing to add.
 	} else if name != "" {
 		if _, ok := model.NodeLocality(c, opt); !ok {
-			add("a local cluster is configured but this Envoy's locality is unknown (node.locality or --zone), so zone-aware routing cannot be computed")
+			add("a local cluster is configured but this Envoy's locality is unknown (node.locality or %s), so zone-aware routing cannot be computed", option.Zone)
 		}
 	}
 	if sh.NoHost > 1e-12 {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/option"
 	"github.com/lbctl/lbctl/lbmodel"
 	"github.com/lbctl/lbctl/lbmodel/hash"
 )
@@ -25,9 +26,9 @@ func policyNotes(m *model.Model, s model.LBSettings, in lbmodel.ClusterInput, hp
 			bo = lbmodel.DefaultCSWRRBlackout
 		}
 		if len(opt.HostWeights) == 0 {
-			add("client_side_weighted_round_robin weighs hosts by ORCA load reports (qps / utilization), not by EDS load_balancing_weight: without reports every host weight is 1, so hosts share equally; a host's reported weight counts only after the blackout period (%s) and hosts without one get the median (pass --host-weight ADDRESS=W to model reports)", bo)
+			add("client_side_weighted_round_robin weighs hosts by ORCA load reports (qps / utilization), not by EDS load_balancing_weight: without reports every host weight is 1, so hosts share equally; a host's reported weight counts only after the blackout period (%s) and hosts without one get the median (pass %s ADDRESS=W to model reports)", bo, option.HostWeight)
 		} else {
-			add("what-if (--host-weight): the named hosts report those weights (past the %s blackout period); every other host of the same priority gets the median of the reported weights, as updateWeightsOnHosts does", bo)
+			add("what-if (%s): the named hosts report those weights (past the %s blackout period); every other host of the same priority gets the median of the reported weights, as updateWeightsOnHosts does", option.HostWeight, bo)
 		}
 		if p := s.CSWRR.ErrorUtilizationPenalty; p != 0 {
 			add("error_utilization_penalty %g: a reported weight is qps / (utilization + %g × eps/qps), so a host returning errors is weighted down", p, p)
@@ -50,7 +51,7 @@ func policyNotes(m *model.Model, s model.LBSettings, in lbmodel.ClusterInput, hp
 			add("least request with equal weights: each pick samples %d hosts at random (with replacement) and takes the one with the fewest active requests, the first sampled on a tie", k)
 		}
 		if in.LB.ActiveRequests == nil {
-			add("least request shares assume no active requests (pass --active-requests ADDRESS=N to model load)")
+			add("least request shares assume no active requests (pass %s ADDRESS=N to model load)", option.ActiveRequests)
 		}
 	case "RANDOM":
 		add("random: one random number picks both the priority and the host, so shares inside a priority are exact to its host count and the priority's slice of 1..100")
@@ -72,11 +73,11 @@ func policyNotes(m *model.Model, s model.LBSettings, in lbmodel.ClusterInput, hp
 			mw = s.SlowStart.MinWeightPercent
 		}
 		if len(opt.HostAges) == 0 {
-			add("slow start (window %s, aggression %g, min_weight_percent %g): a host that became healthy less than %s ago gets weight × max((age/window)^(1/%g), %g%%); shares assume every host is past the window (pass --host-age ADDRESS=DURATION)", s.SlowStart.Window, a, mw, s.SlowStart.Window, a, mw)
+			add("slow start (window %s, aggression %g, min_weight_percent %g): a host that became healthy less than %s ago gets weight × max((age/window)^(1/%g), %g%%); shares assume every host is past the window (pass %s ADDRESS=DURATION)", s.SlowStart.Window, a, mw, s.SlowStart.Window, a, mw, option.HostAge)
 		} else {
 			for _, h := range m.Hosts { // host order: deterministic notes
 				if age, ok := opt.HostAges[h.Address]; ok && age < s.SlowStart.Window {
-					add("what-if (--host-age): %s became healthy %s ago, inside the %s slow-start window: its weight is multiplied by %.4g", h.Address, age.Round(time.Millisecond), s.SlowStart.Window, s.SlowStart.Factor(age))
+					add("what-if (%s): %s became healthy %s ago, inside the %s slow-start window: its weight is multiplied by %.4g", option.HostAge, h.Address, age.Round(time.Millisecond), s.SlowStart.Window, s.SlowStart.Factor(age))
 				}
 			}
 		}

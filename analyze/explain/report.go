@@ -7,6 +7,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/option"
 	"github.com/lbctl/lbctl/analyze/traffic"
 
 	"github.com/lbctl/lbctl/lbmodel"
@@ -40,7 +41,7 @@ func JoinRejected(rejected []*model.RejectedError) error {
 func Partial(c *config.Config, clusters []*config.Cluster, opt model.Options) (*traffic.Report, []*model.RejectedError, error) {
 	for _, o := range opt.SetHealth {
 		if c.Cluster(o.Cluster) == nil {
-			return nil, nil, fmt.Errorf("--set-health %s: no such cluster", o.Spec)
+			return nil, nil, fmt.Errorf("%s %s: no such cluster", option.SetHealth, o.Spec)
 		}
 	}
 	// Clusters are independent: explain them on every core, then read the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/option"
 
 	"github.com/lbctl/lbctl/lbmodel"
 	"github.com/lbctl/lbctl/lbmodel/subset"
@@ -67,11 +68,11 @@ func subsetNotes(c *config.Config, cl *config.Cluster) []string {
 	case subset.FallbackNoFallback:
 		fb += ": requests whose criteria match no subset fail"
 	}
-	add("requests without matching criteria use the %s; the host shares above are over all hosts, and each request's subset narrows them (see lbctl subset --cluster %s)", fb, cl.Name())
+	add("requests without matching criteria use the %s; the host shares above are over all hosts, and each request's subset narrows them (see lbctl subset %s %s)", fb, option.Cluster, cl.Name())
 	routes := c.RoutesTo(cl.Name())
 	for i, t := range routes {
 		if i == maxSummaryRoutes {
-			add("… and %d more route target(s): see lbctl subset --route NAME", len(routes)-i)
+			add("… and %d more route target(s): see lbctl subset %s NAME", len(routes)-i, option.Route)
 			break
 		}
 		d := lb.Select(t.Criteria(nil), s.Child)

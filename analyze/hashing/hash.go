@@ -12,6 +12,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/option"
 	"github.com/lbctl/lbctl/analyze/placement"
 
 	"github.com/lbctl/lbctl/lbmodel"
@@ -180,7 +181,7 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 		pr, hosts := placement.Describe(hs, i, m.Policy)
 		if opt.Dump && !opt.Stream {
 			if n := placement.View(hs, i).Len(); n > placement.MaxDumpEntries {
-				return nil, fmt.Errorf("--dump: P%d's %s has %d entries, more than the %d a JSON or YAML report holds (lbctl's limit on dumps); use -o text, which streams it",
+				return nil, fmt.Errorf("%s: P%d's %s has %d entries, more than the %d a JSON or YAML report holds (lbctl's limit on dumps); use -o text, which streams it", option.Dump,
 					i, placement.StructureName(m.Policy), n, placement.MaxDumpEntries)
 			}
 			placement.Dump(hs, i, &pr)
@@ -219,7 +220,7 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 			k = max(0, firstNonEmpty(hs))
 		}
 		if k < 0 || k >= len(hs.Levels) {
-			return nil, &model.UsageError{Msg: fmt.Sprintf("--priority %d: %s has priorities 0..%d", opt.DumpPriority, m.Name, len(hs.Levels)-1)}
+			return nil, &model.UsageError{Msg: fmt.Sprintf("%s %d: %s has priorities 0..%d", option.Priority, opt.DumpPriority, m.Name, len(hs.Levels)-1)}
 		}
 		if opt.Stream {
 			v := placement.View(hs, k)
@@ -286,7 +287,7 @@ func requestLookup(c *config.Config, cl *config.Cluster, hs *placement.Setup, op
 		return HashLookup{}, src, err
 	}
 	if src.From == "" {
-		return HashLookup{Input: input, Reason: fmt.Sprintf("no hash policy: no route targets %s (name one with --route) and the cluster has none, so Envoy picks a random host", cl.Name())}, src, nil
+		return HashLookup{Input: input, Reason: fmt.Sprintf("no hash policy: no route targets %s (name one with %s) and the cluster has none, so Envoy picks a random host", cl.Name(), option.Route)}, src, nil
 	}
 	h, ok, err := hash.Generate(src.Parsed, req)
 	if err != nil {
@@ -339,7 +340,7 @@ func hashRequest(rq *HashRequest) (hash.Request, string, error) {
 	if rq.SourceIP != "" {
 		ip, err := netip.ParseAddr(rq.SourceIP)
 		if err != nil {
-			return req, "", &model.UsageError{Msg: fmt.Sprintf("--source-ip %q: not an IP address", rq.SourceIP)}
+			return req, "", &model.UsageError{Msg: fmt.Sprintf("%s %q: not an IP address", option.SourceIP, rq.SourceIP)}
 		}
 		req.SourceIP = ip.String()
 		parts = append(parts, "source-ip "+req.SourceIP)
@@ -364,7 +365,7 @@ func removal(c *config.Config, m *model.Model, s model.LBSettings, local *lbmode
 			for _, h := range m.Hosts {
 				list = append(list, h.Address)
 			}
-			return nil, &model.UsageError{Msg: fmt.Sprintf("--remove %q: %s has no such host; its hosts are: %s", a, config.Safe(m.Name), config.List(list, 12))}
+			return nil, &model.UsageError{Msg: fmt.Sprintf("%s %q: %s has no such host; its hosts are: %s", option.Remove, a, config.Safe(m.Name), config.List(list, 12))}
 		}
 	}
 	rest := hash.WithoutAddresses(m.Hosts, addrs)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/option"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	maglevv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/maglev/v3"
@@ -62,7 +63,7 @@ func requestHashPolicy(c *config.Config, cl *config.Cluster, s model.LBSettings,
 		if known == "" {
 			known = "(no named routes loaded)"
 		}
-		return HashPolicySource{}, &model.UsageError{Msg: fmt.Sprintf("--route %q: no route of that name; the named routes are: %s", route, known)}
+		return HashPolicySource{}, &model.UsageError{Msg: fmt.Sprintf("%s %q: no route of that name; the named routes are: %s", option.Route, route, known)}
 	}
 	if len(refs) == 0 {
 		return HashPolicySource{}, nil
@@ -74,7 +75,7 @@ func requestHashPolicy(c *config.Config, cl *config.Cluster, s model.LBSettings,
 			for _, r := range refs {
 				where = append(where, r.Label)
 			}
-			return HashPolicySource{}, &model.UsageError{Msg: fmt.Sprintf("the routes to %s have different hash policies (%s): pick one with --route NAME", config.Safe(cl.Name()), config.List(where, 20))}
+			return HashPolicySource{}, &model.UsageError{Msg: fmt.Sprintf("the routes to %s have different hash policies (%s): pick one with %s NAME", config.Safe(cl.Name()), config.List(where, 20), option.Route)}
 		}
 	}
 	if len(first) == 0 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lbctl/lbctl/analyze/option"
 	"github.com/lbctl/lbctl/lbmodel"
 	"github.com/lbctl/lbctl/lbmodel/failure"
 	"github.com/lbctl/lbctl/lbmodel/hash"
@@ -238,12 +239,12 @@ func (o HealthOverride) apply(hosts []lbmodel.Host) (string, error) {
 	}
 	n := len(idx)
 	if n == 0 {
-		return "", fmt.Errorf("--set-health %s: cluster %q has no hosts at that priority", config.Safe(o.Spec), o.Cluster)
+		return "", fmt.Errorf("%s %s: cluster %q has no hosts at that priority", option.SetHealth, config.Safe(o.Spec), o.Cluster)
 	}
 	healthy := 0
 	if o.Total > 0 {
 		if o.Total != n {
-			return "", fmt.Errorf("--set-health %s: that priority has %d hosts, not %d", config.Safe(o.Spec), n, o.Total)
+			return "", fmt.Errorf("%s %s: that priority has %d hosts, not %d", option.SetHealth, config.Safe(o.Spec), n, o.Total)
 		}
 		healthy = o.Healthy
 	} else {
@@ -261,7 +262,7 @@ func (o HealthOverride) apply(hosts []lbmodel.Host) (string, error) {
 	if o.Priority >= 0 {
 		where = fmt.Sprintf("P%d", o.Priority)
 	}
-	return fmt.Sprintf("what-if (--set-health %s): %s of %s has %d of %d hosts healthy, the rest unhealthy", config.Safe(o.Spec), where, config.Safe(o.Cluster), healthy, n), nil
+	return fmt.Sprintf("what-if (%s %s): %s of %s has %d of %d hosts healthy, the rest unhealthy", option.SetHealth, config.Safe(o.Spec), where, config.Safe(o.Cluster), healthy, n), nil
 }
 
 // Options are explain's what-if and context inputs.

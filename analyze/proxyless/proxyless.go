@@ -10,6 +10,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/option"
 	"github.com/lbctl/lbctl/analyze/traffic"
 
 	"github.com/lbctl/lbctl/lbmodel/grpc"
@@ -47,13 +48,13 @@ func ParseReady(spec string) (ReadyOverride, error) {
 	o := ReadyOverride{Spec: spec, Priority: -1}
 	lhs, rhs, ok := strings.Cut(spec, "=")
 	if !ok || lhs == "" || rhs == "" {
-		return o, fmt.Errorf("--ready %q: expected CLUSTER[/PRIORITY]=yes|no", spec)
+		return o, fmt.Errorf("%s %q: expected CLUSTER[/PRIORITY]=yes|no", option.Ready, spec)
 	}
 	o.Cluster = lhs
 	if i := strings.LastIndexByte(lhs, '/'); i >= 0 {
 		p, err := strconv.Atoi(strings.TrimPrefix(lhs[i+1:], "P"))
 		if err != nil || p < 0 || p > 128 {
-			return o, fmt.Errorf("--ready %q: %q is not a priority (0 to 128)", spec, lhs[i+1:])
+			return o, fmt.Errorf("%s %q: %q is not a priority (0 to 128)", option.Ready, spec, lhs[i+1:])
 		}
 		o.Cluster, o.Priority = lhs[:i], p
 	}
@@ -67,7 +68,7 @@ func ParseReady(spec string) (ReadyOverride, error) {
 	}
 	st, err := grpc.ParseConnectivity(rhs)
 	if err != nil || st == grpc.ConnNone {
-		return o, fmt.Errorf("--ready %q: %q is not yes, no, READY, IDLE, CONNECTING or TRANSIENT_FAILURE", spec, rhs)
+		return o, fmt.Errorf("%s %q: %q is not yes, no, READY, IDLE, CONNECTING or TRANSIENT_FAILURE", option.Ready, spec, rhs)
 	}
 	o.State = st
 	return o, nil
@@ -81,12 +82,12 @@ func ParseReady(spec string) (ReadyOverride, error) {
 func Build(c *config.Config, clusters []*config.Cluster, opt GRPCOptions) (*traffic.Report, error) {
 	for _, o := range opt.SetHealth {
 		if c.Cluster(o.Cluster) == nil {
-			return nil, fmt.Errorf("--set-health %s: no such cluster", o.Spec)
+			return nil, fmt.Errorf("%s %s: no such cluster", option.SetHealth, o.Spec)
 		}
 	}
 	for _, o := range opt.Ready {
 		if c.Cluster(o.Cluster) == nil {
-			return nil, fmt.Errorf("--ready %s: no such cluster", o.Spec)
+			return nil, fmt.Errorf("%s %s: no such cluster", option.Ready, o.Spec)
 		}
 	}
 	cmap, cds := grpcClusterMap(c, opt.Impl)
@@ -117,7 +118,7 @@ func explainGRPCCluster(c *config.Config, cl *config.Cluster, opt GRPCOptions, c
 		cr.LbPolicy = m.Policy
 	}
 	r := grpcRun{c: c, opt: opt, cr: &cr}
-	r.note("answered as %s; a priority is READY when it has a usable (HEALTHY or UNKNOWN) endpoint unless --ready says otherwise", opt.Impl)
+	r.note("answered as %s; a priority is READY when it has a usable (HEALTHY or UNKNOWN) endpoint unless %s says otherwise", opt.Impl, option.Ready)
 	if len(nacks) > 0 {
 		return r.listenerNACK(cl, v.kind, nacks)
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/option"
 	"github.com/lbctl/lbctl/analyze/traffic"
 
 	"github.com/lbctl/lbctl/lbmodel"
@@ -84,7 +85,7 @@ func (r *grpcRun) route(lvs []grpcLevel) error {
 				continue
 			}
 			if (o.State == grpc.ConnReady || o.State == grpc.ConnIdle) && lv.usable == 0 {
-				return fmt.Errorf("--ready %s: %s has no usable endpoint, so it cannot be %s", o.Spec, lv.name(), o.State)
+				return fmt.Errorf("%s %s: %s has no usable endpoint, so it cannot be %s", option.Ready, o.Spec, lv.name(), o.State)
 			}
 			children[i].State = o.State
 		}

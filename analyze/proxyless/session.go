@@ -6,6 +6,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/option"
 	"github.com/lbctl/lbctl/analyze/traffic"
 
 	"github.com/lbctl/lbctl/lbmodel"
@@ -58,7 +59,7 @@ type SessionReport struct {
 func Session(c *config.Config, cl *config.Cluster, opt SessionOptions) (*SessionReport, error) {
 	m := model.Get(c, cl)
 	if m.IsAggregate {
-		return nil, fmt.Errorf("%s is an aggregate cluster: after gRFC A75 session affinity works per leaf cluster (its xds_override_host sits above that cluster's priorities); run session with --cluster set to one of %s", cl.Name(), strings.Join(m.Aggregate, ", "))
+		return nil, fmt.Errorf("%s is an aggregate cluster: after gRFC A75 session affinity works per leaf cluster (its xds_override_host sits above that cluster's priorities); run session with %s set to one of %s", cl.Name(), option.Cluster, strings.Join(m.Aggregate, ", "))
 	}
 	cds := grpcCDSOf(c, cl, grpc.CoreImpl)
 	if cds.nack != "" {
@@ -143,7 +144,7 @@ func Session(c *config.Config, cl *config.Cluster, opt SessionOptions) (*Session
 	}
 	for a := range opt.States {
 		if !known[a] {
-			return nil, fmt.Errorf("--state %s: not an endpoint address of cluster %s", a, cl.Name())
+			return nil, fmt.Errorf("%s %s: not an endpoint address of cluster %s", option.State, a, cl.Name())
 		}
 	}
 	res := grpc.SessionPick(opt.Cookie, eps, allowed)

@@ -9,6 +9,7 @@ import (
 	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // target is one cluster the action may send the request to.
@@ -107,7 +108,7 @@ func (c *routeCtx) weighted(r *Report, wc *routev3.WeightedCluster, routeMD map[
 		all[i].share = float64(all[i].weight) / float64(total)
 	}
 	rnd, has := c.random, c.hasRnd
-	from := "--random-value"
+	from := option.RandomValue.String()
 	if wc.GetUseHashPolicy().GetValue() {
 		rnd, has, from = c.routeHash(r, a, rnd, has, from)
 	}

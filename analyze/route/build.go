@@ -9,6 +9,7 @@ import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // Build routes req through cfg as Envoy's router does. Options pick the
@@ -35,7 +36,7 @@ func Build(cfg *config.Config, req Request, opt Options, lb Balancers) (*Report,
 			for _, s := range srcs {
 				labels = append(labels, s.label())
 			}
-			return nil, &UsageError{sprintf("%d route configurations route this request differently; choose one with --route-config or --listener: %s", len(srcs), strings.Join(labels, ", "))}
+			return nil, &UsageError{sprintf("%d route configurations route this request differently; choose one with %s or %s: %s", len(srcs), option.RouteConfig, option.Listener, strings.Join(labels, ", "))}
 		}
 	}
 	if len(srcs) > 1 {
@@ -70,10 +71,10 @@ func evaluate(cfg *config.Config, s source, req Request, lb Balancers) (*Report,
 	if req.Authority == "" {
 		vhs := rc.GetVirtualHosts()
 		if len(vhs) != 1 || len(vhs[0].GetDomains()) != 1 {
-			return nil, &UsageError{sprintf("--authority is required: route configuration %s has %d virtual hosts", s.label(), len(vhs))}
+			return nil, &UsageError{sprintf("%s is required: route configuration %s has %d virtual hosts", option.Authority, s.label(), len(vhs))}
 		}
 		req.Authority = vhs[0].GetDomains()[0]
-		r.note("--authority defaults to the only domain, %q", req.Authority)
+		r.note("%s defaults to the only domain, %q", option.Authority, req.Authority)
 	}
 	if req.Method == "" {
 		req.Method = "GET"

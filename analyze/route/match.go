@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // routeCtx is what a route's match sees.
@@ -163,7 +164,7 @@ func (c *routeCtx) runtime(fp *typev3.FractionalPercent, key string) bool {
 	}
 	if !c.hasRnd {
 		// The stream's random value decides: no input of the request does.
-		c.notes = append(c.notes, sprintf("runtime_fraction %q matches %d/%d of requests (no runtime loaded: the default), by the stream's random value; without --random-value lbctl skips that route, so this answer is the one for the other %d/%d (give --random-value N to follow one request)", key, num, den, den-num, den))
+		c.notes = append(c.notes, sprintf("runtime_fraction %q matches %d/%d of requests (no runtime loaded: the default), by the stream's random value; without %s lbctl skips that route, so this answer is the one for the other %d/%d (give %s N to follow one request)", key, num, den, option.RandomValue, den-num, den, option.RandomValue))
 		return false
 	}
 	ok := c.random%den < num

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // source is one route configuration a request may be routed by, with the
@@ -156,13 +157,13 @@ func pick(all []source, opt Options) ([]source, error) {
 	if opt.Listener != "" {
 		out = filter(out, func(s source) bool { return s.listener == opt.Listener })
 		if len(out) == 0 {
-			return nil, &UsageError{sprintf("--listener %q: no such listener with an HTTP connection manager; %s", opt.Listener, list("listeners", names(all, func(s source) string { return s.listener })))}
+			return nil, &UsageError{sprintf("%s %q: no such listener with an HTTP connection manager; %s", option.Listener, opt.Listener, list("listeners", names(all, func(s source) string { return s.listener })))}
 		}
 	}
 	if opt.RouteConfig != "" {
 		out = filter(out, func(s source) bool { return s.rc.GetName() == opt.RouteConfig })
 		if len(out) == 0 {
-			return nil, &UsageError{sprintf("--route-config %q: no such route configuration; %s", opt.RouteConfig, list("route configurations", names(all, func(s source) string { return s.rc.GetName() })))}
+			return nil, &UsageError{sprintf("%s %q: no such route configuration; %s", option.RouteConfig, opt.RouteConfig, list("route configurations", names(all, func(s source) string { return s.rc.GetName() })))}
 		}
 	}
 	if len(out) == 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/option"
 
 	"github.com/lbctl/lbctl/lbmodel"
 	lbsubset "github.com/lbctl/lbctl/lbmodel/subset"
@@ -150,7 +151,7 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 		crit := lbmodel.NewMatchCriteria(opt.Match)
 		for _, k := range model.SortedMapKeys(opt.Match) {
 			if msg := model.KindMismatch(k, opt.Match[k], m.Hosts, s.Config.ListAsAny); msg != "" {
-				probs = append(probs, config.Problem{Pos: config.Pos{File: "--match"}, Severity: config.SevWarning, Code: config.CodeType, Msg: msg})
+				probs = append(probs, config.Problem{Pos: config.Pos{File: option.Match.String()}, Severity: config.SevWarning, Code: config.CodeType, Msg: msg})
 			}
 		}
 		r.Match = crit.Map()
@@ -165,7 +166,7 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 		if len(names) > 0 {
 			known = "the routes are: " + strings.Join(names, ", ")
 		}
-		return nil, probs, &RouteError{fmt.Sprintf("--route %q: no such route; %s", opt.Route, known)}
+		return nil, probs, &RouteError{fmt.Sprintf("%s %q: no such route; %s", option.Route, opt.Route, known)}
 	}
 	probs = append(probs, rprobs...)
 	var other []string
@@ -179,7 +180,7 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 		for _, k := range crit.Names() {
 			v, _ := crit.Get(k)
 			if msg := model.KindMismatch(k, v, m.Hosts, s.Config.ListAsAny); msg != "" {
-				pos := config.Pos{File: "--match"}
+				pos := config.Pos{File: option.Match.String()}
 				if _, dyn := opt.Match[k]; !dyn {
 					pos = c.CriteriaPos(t, k)
 				}
@@ -196,7 +197,7 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 		r.Routes = append(r.Routes, rr)
 	}
 	if len(r.Routes) == 0 {
-		return nil, probs, &RouteError{fmt.Sprintf("--route %q does not send traffic to cluster %q; it targets: %s",
+		return nil, probs, &RouteError{fmt.Sprintf("%s %q does not send traffic to cluster %q; it targets: %s", option.Route,
 			opt.Route, cl.Name(), orNone(other))}
 	}
 	r.Match, r.Result = r.Routes[0].Match, r.Routes[0].Result
@@ -271,7 +272,7 @@ func headerKeyNotes(keys []model.HeaderMetadataKey, given map[string]any) []stri
 		case k.Fixed != "":
 			out = append(out, fmt.Sprintf("subset key %q is set to %q when request header %q is present (header_to_metadata, envoy.lb), over the route's metadata_match", k.Key, k.Fixed, k.Header))
 		default:
-			out = append(out, fmt.Sprintf("subset key %q comes from request header %q (header_to_metadata writes it to envoy.lb, over the route's metadata_match): the subset depends on each request; give a value with --match %s=VALUE", k.Key, k.Header, k.Key))
+			out = append(out, fmt.Sprintf("subset key %q comes from request header %q (header_to_metadata writes it to envoy.lb, over the route's metadata_match): the subset depends on each request; give a value with %s %s=VALUE", k.Key, k.Header, option.Match, k.Key))
 		}
 	}
 	return out

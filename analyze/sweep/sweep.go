@@ -11,6 +11,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/option"
 	"github.com/lbctl/lbctl/lbmodel"
 	"github.com/lbctl/lbctl/lbmodel/failure"
 )
@@ -40,10 +41,10 @@ func usagef(format string, a ...any) error { return &model.UsageError{Msg: fmt.S
 // Build sweeps cluster cl of c. Bad options are *model.UsageError.
 func Build(c *config.Config, cl *config.Cluster, opt Options) (failure.Sweep, error) {
 	if !(opt.Step >= 0 && opt.Step <= 100) { // NaN fails both
-		return failure.Sweep{}, usagef("--step %g: expected a percentage above 0 and at most 100", opt.Step)
+		return failure.Sweep{}, usagef("%s %g: expected a percentage above 0 and at most 100", option.Step, opt.Step)
 	}
 	if len(opt.Grid) != 0 && len(opt.Grid) != 2 {
-		return failure.Sweep{}, usagef("--grid: expected two levels, e.g. --grid 0,1")
+		return failure.Sweep{}, usagef("%s: expected two levels, e.g. %s 0,1", option.Grid, option.Grid)
 	}
 	m, _, err := model.With(c, cl, opt.Model)
 	if err != nil {
@@ -54,14 +55,14 @@ func Build(c *config.Config, cl *config.Cluster, opt Options) (failure.Sweep, er
 		return aggregate(c, m, opt, so)
 	}
 	if opt.Child != "" {
-		return failure.Sweep{}, usagef("--child %s: %s is not an aggregate cluster", opt.Child, m.Name)
+		return failure.Sweep{}, usagef("%s %s: %s is not an aggregate cluster", option.Child, opt.Child, m.Name)
 	}
 	in, hp, err := model.Input(c, cl, m, model.Settings(c, cl), opt.Model)
 	if err != nil {
 		return failure.Sweep{}, err
 	}
 	if opt.Hosts && !hp.Computable {
-		return failure.Sweep{}, usagef("--hosts: lbctl cannot compute host shares for %s's policy %s", m.Name, m.Policy)
+		return failure.Sweep{}, usagef("%s: lbctl cannot compute host shares for %s's policy %s", option.Hosts, m.Name, m.Policy)
 	}
 	prios := []int{max(0, opt.Priority)}
 	if len(opt.Grid) == 2 {
@@ -69,7 +70,7 @@ func Build(c *config.Config, cl *config.Cluster, opt Options) (failure.Sweep, er
 		for _, g := range opt.Grid {
 			p, err := ParsePriority(g)
 			if err != nil {
-				return failure.Sweep{}, usagef("--grid %s: %v", strings.Join(opt.Grid, ","), err)
+				return failure.Sweep{}, usagef("%s %s: %v", option.Grid, strings.Join(opt.Grid, ","), err)
 			}
 			prios = append(prios, p)
 		}
@@ -117,7 +118,7 @@ func aggregate(c *config.Config, m *model.Model, opt Options, so failure.SweepOp
 			if i := strings.LastIndexByte(g, '/'); i >= 0 {
 				pp, err := ParsePriority(g[i+1:])
 				if err != nil {
-					return failure.Sweep{}, usagef("--grid %s: %v", strings.Join(opt.Grid, ","), err)
+					return failure.Sweep{}, usagef("%s %s: %v", option.Grid, strings.Join(opt.Grid, ","), err)
 				}
 				name, p = g[:i], pp
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config/parse"
 	"github.com/lbctl/lbctl/commands/cmdutil"
+	"github.com/lbctl/lbctl/commands/term"
 	"github.com/lbctl/lbctl/lint"
 )
 
@@ -38,8 +39,10 @@ type baselineFile struct {
 	Findings []baselineEntry `json:"findings"`
 }
 
+// entryOf spells the message's option references: a baseline file holds
+// what lint printed, not through a Guard.
 func entryOf(f lint.Finding) baselineEntry {
-	return baselineEntry{Rule: f.Rule, File: filepath.ToSlash(filepath.Clean(f.Pos.File)), Message: f.Message}
+	return baselineEntry{Rule: f.Rule, File: filepath.ToSlash(filepath.Clean(f.Pos.File)), Message: term.Spell(f.Message)}
 }
 
 // adopt applies --write-baseline, --baseline and --new-from-rev to the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
+	"github.com/lbctl/lbctl/analyze/option"
 	"github.com/lbctl/lbctl/analyze/proxyless"
 	envoysession "github.com/lbctl/lbctl/analyze/session"
 	"github.com/lbctl/lbctl/commands/cmdutil"
@@ -116,7 +117,9 @@ func runSession(_ context.Context, cmd *cli.Command) error {
 		if cl.Proto != nil {
 			pos = cfg.Sources.Pos(cl.Proto).String() + ": "
 		}
-		if strings.HasPrefix(err.Error(), "--") || strings.Contains(err.Error(), "aggregate cluster") {
+		// An error that starts with an option (--state …) is about the
+		// command line.
+		if strings.HasPrefix(err.Error(), option.Open) || strings.Contains(err.Error(), "aggregate cluster") {
 			return cmdutil.UsageErrorf("%v", err)
 		}
 		return cmdutil.InputError(fmt.Errorf("%scluster %q: %w", pos, cl.Name(), err))

@@ -13,20 +13,26 @@ import (
 )
 
 // Guard is the last gate before bytes leave lbctl, on stdout and stderr
-// alike (gh's iostreams/untrusted.go has the same job): it redacts every
-// secret value the loaded configuration holds and escapes control
-// characters, whatever code path printed them. Renderers escape and mask
-// at the source too; the guard is what makes "never" hold.
+// alike (gh's iostreams/untrusted.go has the same job): it spells every
+// option reference (analyze/option) as its flag, redacts every secret
+// value the loaded configuration holds and escapes control characters,
+// whatever code path printed them. Renderers escape and mask at the
+// source too; the guard is what makes "never" hold.
 type Guard struct {
 	w io.Writer
 	// ansi lets lbctl's own colour (SGR) and line-erase sequences and \r
 	// through: set when colour is on or the writer is a terminal.
 	ansi bool
-	mu   sync.Mutex
+	// mu guards the fields and orders writes (held carries over).
+	mu sync.Mutex
 	// secrets are replaced longest first, with their JSON spellings, by
 	// rep (nil when there are none).
 	secrets []string
 	rep     *strings.Replacer
+	// held is the start of a reference a Write ended inside of (a
+	// streamed writer's flush can split one): written with the next
+	// Write, or by Flush.
+	held []byte
 }
 
 // NewGuard wraps w; a terminal's own escape sequences are let through.
@@ -46,30 +52,62 @@ const Redacted = "[redacted]"
 
 func (g *Guard) Write(p []byte) (int, error) {
 	g.mu.Lock()
-	rep, ansi, w := g.rep, g.ansi, g.w
-	g.mu.Unlock()
-	if rep == nil && Plain(p) {
-		// Nothing to redact or escape (most output): no copy, no rescan.
-		if _, err := w.Write(p); err != nil {
-			return 0, err
-		}
-		return len(p), nil
+	defer g.mu.Unlock()
+	data := p
+	if len(g.held) > 0 {
+		data = append(g.held, p...)
+		g.held = nil
 	}
-	s := string(p)
-	if rep != nil {
-		s = rep.Replace(s)
+	if cut := heldFrom(data); cut < len(data) {
+		g.held = append([]byte(nil), data[cut:]...)
+		data = data[:cut]
 	}
-	if _, err := io.WriteString(w, Escape(s, ansi)); err != nil {
+	if err := g.emit(data); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
+// Flush writes what a Write held back (an unfinished reference, escaped
+// as it is). Run flushes its guards at exit; StopPager before it
+// retargets.
+func (g *Guard) Flush() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.flush()
+}
+
+func (g *Guard) flush() error {
+	data := g.held
+	g.held = nil
+	return g.emit(data)
+}
+
+// emit spells, redacts and escapes data to g.w (under mu).
+func (g *Guard) emit(data []byte) error {
+	if len(data) == 0 {
+		return nil
+	}
+	if g.rep == nil && Plain(data) {
+		// Nothing to spell, redact or escape (most output): no copy, no
+		// rescan.
+		_, err := g.w.Write(data)
+		return err
+	}
+	s := Spell(string(data))
+	if g.rep != nil {
+		s = g.rep.Replace(s)
+	}
+	_, err := io.WriteString(g.w, Escape(s, g.ansi))
+	return err
+}
+
 // retarget makes the guard write to w (the pager's input) and returns
-// the writer it wrote to before.
+// the writer it wrote to before, after writing there what it held.
 func (g *Guard) retarget(w io.Writer) io.Writer {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	_ = g.flush() // the old writer's error is not the new one's
 	prev := g.w
 	g.w = w
 	return prev

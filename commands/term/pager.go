@@ -104,8 +104,9 @@ func (t *IO) StopPager() {
 	}
 	t.pager = nil
 	if p.guard != nil {
-		p.guard.retarget(p.prev)
+		p.guard.retarget(p.prev) // writes what it held to the pager first
 	} else {
+		_ = t.Out.(*Guard).Flush()
 		t.Out = p.prev
 	}
 	p.in.Close()

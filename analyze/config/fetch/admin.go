@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // Options bound a read from a running Envoy's admin endpoint.
@@ -53,7 +54,7 @@ func Admin(base string, opt Options) ([]config.Input, error) {
 func AdminPath(base, p string, opt Options) (config.Input, error) {
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return config.Input{}, fmt.Errorf("--admin %q: expected an http:// or https:// URL such as http://127.0.0.1:9901", base)
+		return config.Input{}, fmt.Errorf("%s %q: expected an http:// or https:// URL such as http://127.0.0.1:9901", option.Admin, base)
 	}
 	if err := hostAllowed(u, opt.AllowRemote); err != nil {
 		return config.Input{}, err
@@ -102,14 +103,14 @@ func fetch(client *http.Client, u *url.URL, max int64) ([]byte, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: answered %s (is the admin prefix right? --admin http://HOST:PORT/PREFIX)", name, resp.Status)
+		return nil, fmt.Errorf("%s: answered %s (is the admin prefix right? %s http://HOST:PORT/PREFIX)", name, resp.Status, option.Admin)
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", name, fetchReason(err, client.Timeout))
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: answer larger than %d bytes (raise --max-input)", name, max)
+		return nil, fmt.Errorf("%s: answer larger than %d bytes (raise %s)", name, max, option.MaxInput)
 	}
 	return data, nil
 }
@@ -119,7 +120,7 @@ func fetchReason(err error, timeout time.Duration) string {
 	var ne net.Error
 	switch {
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
-		return fmt.Sprintf("no complete answer within %s (--timeout)", timeout)
+		return fmt.Sprintf("no complete answer within %s (%s)", timeout, option.Timeout)
 	case strings.Contains(err.Error(), "connection refused"):
 		return "connection refused: is Envoy's admin listening there?"
 	}
@@ -135,7 +136,7 @@ func hostAllowed(u *url.URL, allowRemote bool) error {
 	if allowRemote || IsLoopback(u.Hostname()) {
 		return nil
 	}
-	return fmt.Errorf("%s: not a loopback address; lbctl reads remote admin endpoints only with --allow-remote", u.Host)
+	return fmt.Errorf("%s: not a loopback address; lbctl reads remote admin endpoints only with %s", u.Host, option.AllowRemote)
 }
 
 // IsLoopback reports whether host is localhost, 127.0.0.0/8 or ::1.

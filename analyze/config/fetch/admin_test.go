@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 func TestFetchAdminSizeLimit(t *testing.T) {
@@ -13,7 +15,7 @@ func TestFetchAdminSizeLimit(t *testing.T) {
 	}))
 	defer srv.Close()
 	_, err := Admin(srv.URL, Options{MaxBytes: 100})
-	if err == nil || !strings.Contains(err.Error(), "/config_dump: answer larger than 100 bytes (raise --max-input)") {
+	if err == nil || !strings.Contains(err.Error(), "/config_dump: answer larger than 100 bytes (raise "+option.MaxInput.String()+")") {
 		t.Errorf("got %v, want the size limit named", err)
 	}
 	if _, err := Admin(srv.URL, Options{MaxBytes: 101}); err != nil {

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // CSDS asks the Client Status Discovery Service at addr (HOST:PORT of
@@ -21,10 +22,10 @@ import (
 func CSDS(addr string, opt Options) (config.Input, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return config.Input{}, fmt.Errorf("--csds %q: expected HOST:PORT, e.g. 127.0.0.1:50052", addr)
+		return config.Input{}, fmt.Errorf("%s %q: expected HOST:PORT, e.g. 127.0.0.1:50052", option.CSDS, addr)
 	}
 	if !opt.AllowRemote && !IsLoopback(host) {
-		return config.Input{}, fmt.Errorf("%s: not a loopback address; lbctl reads remote CSDS endpoints only with --allow-remote", addr)
+		return config.Input{}, fmt.Errorf("%s: not a loopback address; lbctl reads remote CSDS endpoints only with %s", addr, option.AllowRemote)
 	}
 	timeout, max := opt.Timeout, opt.MaxBytes
 	if timeout <= 0 {
@@ -44,7 +45,7 @@ func CSDS(addr string, opt Options) (config.Input, error) {
 	resp, err := statusv3.NewClientStatusDiscoveryServiceClient(conn).FetchClientStatus(ctx, &statusv3.ClientStatusRequest{})
 	if err != nil {
 		if ctx.Err() != nil {
-			return config.Input{}, fmt.Errorf("%s: no answer from CSDS within %s (--timeout)", addr, timeout)
+			return config.Input{}, fmt.Errorf("%s: no answer from CSDS within %s (%s)", addr, timeout, option.Timeout)
 		}
 		return config.Input{}, fmt.Errorf("%s: CSDS FetchClientStatus: %v", addr, err)
 	}
