@@ -59,7 +59,7 @@ var _ = register(&Rule{
 				pos = p.pos(ep, "endpoint")
 			}
 			p.Report(pos, "cluster %q: %s, so %s no traffic whatever the health of %s",
-				cl.Name(), why.Describe(func(idx []int) string { return hostList(m.Hosts, idx) }), itThey(len(lost)), priorities(lost))
+				cl.Name(), config.Escape(why.Describe(func(idx []int) string { return hostList(m.Hosts, idx) })), itThey(len(lost)), priorities(lost))
 		}
 	},
 })

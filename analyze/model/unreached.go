@@ -33,5 +33,6 @@ func UnreachedNote(cl *config.Cluster, m *Model, lb *subset.LB) (string, int) {
 	if len(u.Hosts) == 1 {
 		them = "it"
 	}
-	return u.Describe(list) + ", so no request reaches " + them + " whatever the health of the hosts", len(u.Hosts)
+	// Escape: subset keys come from host metadata unescaped.
+	return config.Escape(u.Describe(list)) + ", so no request reaches " + them + " whatever the health of the hosts", len(u.Hosts)
 }

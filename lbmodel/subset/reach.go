@@ -120,8 +120,8 @@ func (lb *LB) UnreachedWhy() Unreachability {
 func (lb *LB) fallbackReach() FallbackReach {
 	f := FallbackReach{Policy: lb.cfg.FallbackPolicy, DefaultSubset: lb.cfg.DefaultSubset,
 		PanicModeAny: lb.cfg.PanicModeAny, FallbackList: lb.cfg.MetadataFallback == MetadataFallbackList}
-	f.DefaultSelectors = storedSelectors(lb.selectorRoot, SelectorDefault, nil)
-	f.KeysSubset = storedSelectors(lb.selectorRoot, SelectorKeys, nil)
+	f.DefaultSelectors = storedSelectors(lb.selectorRoot, SelectorDefault)
+	f.KeysSubset = storedSelectors(lb.selectorRoot, SelectorKeys)
 	for _, i := range lb.LostSelectorPolicies {
 		switch lb.cfg.Selectors[i].FallbackPolicy {
 		case SelectorAnyEndpoint:
@@ -143,28 +143,33 @@ func anyReachable(cfg Config, root *selectorNode) bool {
 	if cfg.FallbackPolicy == FallbackAnyEndpoint || (cfg.PanicModeAny && cfg.FallbackPolicy != FallbackNoFallback) {
 		return true
 	}
-	return len(storedSelectors(root, SelectorAnyEndpoint, nil)) > 0
+	return len(storedSelectors(root, SelectorAnyEndpoint)) > 0
 }
 
 // defaultReachable reports whether some request can reach the default
 // subset: the top-level DEFAULT_SUBSET or a selector's stored one.
 func defaultReachable(cfg Config, root *selectorNode) bool {
-	return cfg.FallbackPolicy == FallbackDefault || len(storedSelectors(root, SelectorDefault, nil)) > 0
+	return cfg.FallbackPolicy == FallbackDefault || len(storedSelectors(root, SelectorDefault)) > 0
 }
 
-// storedSelectors appends to out the selectors whose policy p is stored on
-// a node under n (only stored policies take effect, see buildSelectorTrie),
-// in ascending configuration order.
-func storedSelectors(n *selectorNode, p SelectorFallbackPolicy, out []int) []int {
-	if n == nil {
-		return out
+// storedSelectors lists the selectors (configuration indexes, ascending)
+// whose policy p is stored on a node under n; only stored policies take
+// effect (see buildSelectorTrie).
+func storedSelectors(n *selectorNode, p SelectorFallbackPolicy) []int {
+	var out []int
+	var walk func(*selectorNode)
+	walk = func(n *selectorNode) {
+		if n == nil {
+			return
+		}
+		if n.selector >= 0 && n.policy == p {
+			out = append(out, n.selector)
+		}
+		for _, c := range n.children {
+			walk(c)
+		}
 	}
-	if n.selector >= 0 && n.policy == p {
-		out = append(out, n.selector)
-	}
-	for _, c := range n.children {
-		out = storedSelectors(c, p, out)
-	}
+	walk(n)
 	sort.Ints(out)
 	return out
 }
