@@ -37,13 +37,16 @@ func (u Unreachability) Describe(list func([]int) string) string {
 			s, verb = "s", "return"
 		}
 		parts = append(parts, fmt.Sprintf("%s only in single_host_per_subset subset%s %s, which %s only %s",
-			countPhrase(single, list), s, strings.Join(vals, ", "), verb, list(h.Returned)))
+			countPhrase(single, list), s, strings.Join(vals, ", "), verb, list(uniq(h.Returned))))
 	} else if len(single) > 1 {
 		parts = append(parts, countPhrase(single, list)+" only in single_host_per_subset subsets, which return another host")
 	}
 	sep := " and "
-	if len(parts) > 1 {
+	switch {
+	case len(parts) > 1:
 		sep = "; and "
+	case len(single) > 0: // after a "which" clause
+		sep = ", and "
 	}
 	return strings.Join(parts, "; ") + sep + u.Fallback.clause(len(u.Hosts))
 }
@@ -110,4 +113,17 @@ func countPhrase(idx []int, list func([]int) string) string {
 		return "endpoint " + list(idx) + " is"
 	}
 	return fmt.Sprintf("%d endpoints (%s) are", len(idx), list(idx))
+}
+
+// uniq drops repeated indexes, keeping the first of each.
+func uniq(idx []int) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, i := range idx {
+		if !seen[i] {
+			seen[i] = true
+			out = append(out, i)
+		}
+	}
+	return out
 }

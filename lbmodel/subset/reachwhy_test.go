@@ -76,6 +76,23 @@ func TestUnreachedWhySingleHostPriorities(t *testing.T) {
 	hosts[2].Priority = 1
 	lb := mustLB(t, Config{Selectors: []Selector{{Keys: []string{"version"}, SingleHostPerSubset: true}}}, hosts)
 	u := lb.UnreachedWhy()
+	list := func(idx []int) string {
+		var n []string
+		for _, i := range idx {
+			n = append(n, hosts[i].Address)
+		}
+		return strings.Join(n, ", ")
+	}
+	const want = "2 endpoints (b, c) are only in single_host_per_subset subsets, which return another host, and fallback_policy NO_FALLBACK picks no host"
+	if got := u.Describe(list); got != want {
+		t.Errorf("Describe:\n got  %s\n want %s", got, want)
+	}
+	u.Hosts = u.Hosts[:1]
+	const one = `endpoint b is only in single_host_per_subset subset {version: "v1"}, which returns only a, and fallback_policy NO_FALLBACK picks no host`
+	if got := u.Describe(list); got != one {
+		t.Errorf("Describe of b:\n got  %s\n want %s", got, one)
+	}
+	u = lb.UnreachedWhy()
 	if len(u.Hosts) != 2 || u.Hosts[0].Host != 1 || u.Hosts[1].Host != 2 {
 		t.Fatalf("unreached %+v, want b (dropped) and c (priority 1)", u.Hosts)
 	}
