@@ -101,7 +101,7 @@ func (lb *LB) UnreachedWhy() Unreachability {
 			}
 		}
 	}
-	u := Unreachability{Fallback: lb.fallbackReach()}
+	u := Unreachability{Fallback: fallbackReach(lb)}
 	for i, r := range reached {
 		if r {
 			continue
@@ -115,9 +115,9 @@ func (lb *LB) UnreachedWhy() Unreachability {
 	return u
 }
 
-// fallbackReach collects the fallbacks for UnreachedWhy, once
+// fallbackReach collects lb's fallbacks for UnreachedWhy, once
 // anyReachable is false.
-func (lb *LB) fallbackReach() FallbackReach {
+func fallbackReach(lb *LB) FallbackReach {
 	f := FallbackReach{Policy: lb.cfg.FallbackPolicy, DefaultSubset: lb.cfg.DefaultSubset,
 		PanicModeAny: lb.cfg.PanicModeAny, FallbackList: lb.cfg.MetadataFallback == MetadataFallbackList}
 	f.DefaultSelectors = storedSelectors(lb.selectorRoot, SelectorDefault)
