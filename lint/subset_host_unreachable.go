@@ -40,22 +40,26 @@ var _ = register(&Rule{
 			if err != nil {
 				continue
 			}
+			why := lb.UnreachedWhy()
 			var lost []lbmodel.Host
-			for _, i := range lb.Unreached() {
-				if m.Hosts[i].Health() == lbmodel.Healthy {
-					lost = append(lost, m.Hosts[i])
+			kept := why.Hosts[:0]
+			for _, u := range why.Hosts {
+				if m.Hosts[u.Host].Health() == lbmodel.Healthy {
+					lost = append(lost, m.Hosts[u.Host])
+					kept = append(kept, u)
 				}
 			}
 			if len(lost) == 0 {
 				continue
 			}
+			why.Hosts = kept
 			ep := endpointOf(cl.Assignment, lost[0])
 			pos := s.Pos
 			if ep != nil {
 				pos = p.pos(ep, "endpoint")
 			}
-			p.Report(pos, "cluster %q: %s in no subset and %s, so %s no traffic whatever the health of %s",
-				cl.Name(), hostCount(lost), fallbackWhy(s.Config), itThey(len(lost)), priorities(lost))
+			p.Report(pos, "cluster %q: %s, so %s no traffic whatever the health of %s",
+				cl.Name(), config.Escape(why.Describe(func(idx []int) string { return hostList(m.Hosts, idx) })), itThey(len(lost)), priorities(lost))
 		}
 	},
 })
@@ -76,28 +80,17 @@ func endpointOf(a *endpointv3.ClusterLoadAssignment, h lbmodel.Host) *endpointv3
 	return nil
 }
 
-// hostCount names the hosts: all of them up to three, then a count.
-func hostCount(hosts []lbmodel.Host) string {
-	if len(hosts) == 1 {
-		return "endpoint " + hosts[0].Address + " is"
-	}
+// hostList names the hosts at idx: all of them up to three, then a count.
+func hostList(hosts []lbmodel.Host, idx []int) string {
 	names := make([]string, 0, 3)
-	for _, h := range hosts[:min(3, len(hosts))] {
-		names = append(names, h.Address)
+	for _, i := range idx[:min(3, len(idx))] {
+		names = append(names, config.Safe(hosts[i].Address))
 	}
 	more := ""
-	if len(hosts) > 3 {
-		more = fmt.Sprintf(" and %d more", len(hosts)-3)
+	if len(idx) > 3 {
+		more = fmt.Sprintf(" and %d more", len(idx)-3)
 	}
-	return fmt.Sprintf("%d endpoints (%s%s) are", len(hosts), strings.Join(names, ", "), more)
-}
-
-// fallbackWhy says why no fallback reaches the hosts.
-func fallbackWhy(c lbsubset.Config) string {
-	if c.FallbackPolicy == lbsubset.FallbackDefault {
-		return "default_subset " + lbmodel.NewMatchCriteria(c.DefaultSubset).String() + " does not match them"
-	}
-	return "fallback_policy " + c.FallbackPolicy.String() + " picks no host"
+	return strings.Join(names, ", ") + more
 }
 
 // priorities names the priorities the hosts are in.

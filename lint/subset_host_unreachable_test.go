@@ -3,6 +3,8 @@ package lint
 import (
 	"strings"
 	"testing"
+
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 // typedSubsetDup: the extension form, DEFAULT_SUBSET, and a
@@ -39,12 +41,12 @@ load_assignment:
 `
 
 // TestSubsetHostUnreachable: LB1311 reads the typed subset policy as the
-// legacy field, counts a single-host subset's dropped duplicate and a host
-// outside every subset and the default subset, names them and places the
-// finding at the first; a healthy host the default subset matches is not
-// reported, nor anything once ANY_ENDPOINT or panic_mode_any can reach all.
+// legacy field, counts a single-host subset's dropped duplicate (naming the
+// host the subset returns) and a host outside every subset and the default
+// subset, names them and places the finding at the first; a healthy host
+// the default subset matches is not reported, nor anything once ANY_ENDPOINT or panic_mode_any can reach all.
 func TestSubsetHostUnreachable(t *testing.T) {
-	const want = `cluster "web": 2 endpoints (10.0.0.2:80, 10.0.0.3:80) are in no subset and default_subset {stage: "prod"} does not match them, so they get no traffic whatever the health of P0`
+	const want = `cluster "web": endpoint 10.0.0.3:80 is in no subset; endpoint 10.0.0.2:80 is only in single_host_per_subset subset {version: "v1"}, which returns only 10.0.0.1:80; and default_subset {stage: "prod"} does not match them, so they get no traffic whatever the health of P0`
 	var got []Finding
 	for _, f := range lintString(t, typedSubsetDup, Options{}) {
 		if f.Rule == "LB1311" {
@@ -60,6 +62,27 @@ func TestSubsetHostUnreachable(t *testing.T) {
 			if f.Rule == "LB1311" {
 				t.Errorf("%s: %s", fix, f.Message)
 			}
+		}
+	}
+}
+
+// TestSubsetHostUnreachableSelectorPolicies: the reason counts selectors'
+// own fallback_policy; each fixture's comment derives it from
+// SubsetLoadBalancer (subset_lb.cc).
+func TestSubsetHostUnreachableSelectorPolicies(t *testing.T) {
+	cases := []struct{ file, want string }{
+		{"testdata/LB1311-selector-default.yaml", `cluster "web": endpoint 10.0.0.3:80 is in no subset and fallback_policy NO_FALLBACK picks no host, and the default_subset {stage: "prod"} that selector 0's DEFAULT_SUBSET falls back to does not match it, so it gets no traffic whatever the health of P0`},
+		{"testdata/LB1311-selector-any.yaml", `cluster "web": endpoint 10.0.0.2:80 is in no subset and fallback_policy NO_FALLBACK picks no host (selector 1's ANY_ENDPOINT is never stored: an earlier selector's sorted keys begin with its own), so it gets no traffic whatever the health of P0`},
+	}
+	for _, tc := range cases {
+		var got []string
+		for _, f := range lintFiles([]config.Input{{Path: tc.file}}, TargetEnvoy) {
+			if f.Rule == "LB1311" {
+				got = append(got, f.Message)
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s: got %q\nwant %s", tc.file, got, tc.want)
 		}
 	}
 }

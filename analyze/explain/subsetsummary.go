@@ -69,6 +69,13 @@ func subsetNotes(c *config.Config, cl *config.Cluster) []string {
 		fb += ": requests whose criteria match no subset fail"
 	}
 	add("requests without matching criteria use the %s; the host shares above are over all hosts, and each request's subset narrows them (see lbctl subset %s %s)", fb, option.Cluster, cl.Name())
+	if why, n := model.UnreachedNote(cl, m, lb); why != "" {
+		share := "its share above is never sent"
+		if n > 1 {
+			share = "their shares above are never sent"
+		}
+		add("%s: %s (LB1311)", why, share)
+	}
 	routes := c.RoutesTo(cl.Name())
 	for i, t := range routes {
 		if i == maxSummaryRoutes {

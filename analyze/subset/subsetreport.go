@@ -144,8 +144,13 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 		}
 		r.DefaultSubset = &SubsetPoolReport{Values: vals, Hosts: model.HostNames(def)}
 	}
+	unreached, _ := model.UnreachedNote(cl, m, lb)
 	evaluate := func(crit *lbmodel.MatchCriteria) SubsetResult {
-		return subsetResult(lb.Select(crit, s.Child), lbsubset.CheckCriteria(s.Config, crit), m)
+		res := subsetResult(lb.Select(crit, s.Child), lbsubset.CheckCriteria(s.Config, crit), m)
+		if unreached != "" {
+			res.Notes = append(res.Notes, unreached+" (LB1311)")
+		}
+		return res
 	}
 	if opt.Route == "" {
 		crit := lbmodel.NewMatchCriteria(opt.Match)

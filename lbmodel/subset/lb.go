@@ -29,6 +29,7 @@ type Entry struct {
 	Duplicates int
 
 	members map[int]bool // indexes into the LB's hosts
+	dropped []int        // hosts a single-host entry dropped, for UnreachedWhy
 }
 
 // Keys returns the entry's path keys.
@@ -220,6 +221,7 @@ func (lb *LB) processSubsets(ph []lbmodel.Host, idx []int) {
 				if e.SingleHost {
 					if singleSeen[e] {
 						e.Duplicates++
+						e.dropped = append(e.dropped, idx[hi])
 						continue
 					}
 					singleSeen[e] = true

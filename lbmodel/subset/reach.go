@@ -1,6 +1,10 @@
 package subset
 
-import "github.com/lbctl/lbctl/lbmodel"
+import (
+	"sort"
+
+	"github.com/lbctl/lbctl/lbmodel"
+)
 
 // Unreached lists the indexes (into the hosts NewLB was given) of hosts that
 // no request can be sent to, whatever its criteria and whatever the hosts'
@@ -9,15 +13,81 @@ import "github.com/lbctl/lbctl/lbmodel"
 // any-endpoint subset, or the default subset. A host that is in none of the
 // pools a policy can reach never receives traffic. Subsets are built from
 // all hosts regardless of health (processSubsets), so health what-ifs do not
-// change the answer.
+// change the answer. UnreachedWhy gives the reasons.
 func (lb *LB) Unreached() []int {
+	var out []int
+	for _, h := range lb.UnreachedWhy().Hosts {
+		out = append(out, h.Host)
+	}
+	return out
+}
+
+// Unreachability is Unreached with its reasons: per host, the subsets that
+// hold it, and for all of them, the fallbacks some request reaches.
+type Unreachability struct {
+	Hosts    []UnreachedHost
+	Fallback FallbackReach
+}
+
+// UnreachedHost is one host no request reaches.
+type UnreachedHost struct {
+	// Host is the index into the hosts NewLB was given.
+	Host int
+	// SingleHost are the single_host_per_subset subsets that hold the host
+	// but return another one (Returned, same order); empty when the host is
+	// in no subset at all.
+	SingleHost []*Entry
+	Returned   []int
+}
+
+// FallbackReach is which fallback pools some request can reach. The
+// any-endpoint subset is never one of them when a host is unreached.
+type FallbackReach struct {
+	// Policy is the top-level fallback_policy: NO_FALLBACK or DEFAULT_SUBSET.
+	Policy FallbackPolicy
+	// DefaultSubset is default_subset; it matches no unreached host.
+	DefaultSubset map[string]any
+	// DefaultSelectors are the selectors (configuration indexes) whose
+	// stored DEFAULT_SUBSET policy reaches the default subset.
+	DefaultSelectors []int
+	// PanicModeAny is set, but under NO_FALLBACK chooseHostIteration
+	// returns before panic_mode_subset_.
+	PanicModeAny bool
+	// LostAny and LostDefault are selectors whose ANY_ENDPOINT or
+	// DEFAULT_SUBSET policy initSubsetSelectorMap never stores.
+	LostAny, LostDefault []int
+	// KeysSubset are the selectors with a stored KEYS_SUBSET policy, and
+	// FallbackList is metadata_fallback_policy FALLBACK_LIST: both only
+	// retry subset lookups with other criteria, so reach no other pool.
+	KeysSubset   []int
+	FallbackList bool
+}
+
+// DefaultReached reports whether some request reaches the default subset.
+func (f FallbackReach) DefaultReached() bool {
+	return f.Policy == FallbackDefault || len(f.DefaultSelectors) > 0
+}
+
+// UnreachedWhy is Unreached with, per host, why no subset and no fallback
+// pool holds it, from the same predicates.
+func (lb *LB) UnreachedWhy() Unreachability {
 	if anyReachable(lb.cfg, lb.selectorRoot) {
-		return nil
+		return Unreachability{}
 	}
 	reached := make([]bool, len(lb.hosts))
+	single := map[int][]*Entry{}
 	for _, e := range lb.Subsets() {
 		if e.SingleHost {
-			reached[firstMember(lb.hosts, e)] = true
+			first := firstMember(lb.hosts, e)
+			reached[first] = true
+			for i := range e.members {
+				single[i] = append(single[i], e)
+			}
+			for _, i := range e.dropped {
+				if n := len(single[i]); n == 0 || single[i][n-1] != e {
+					single[i] = append(single[i], e)
+				}
+			}
 			continue
 		}
 		for i := range e.members {
@@ -31,13 +101,36 @@ func (lb *LB) Unreached() []int {
 			}
 		}
 	}
-	var out []int
+	u := Unreachability{Fallback: fallbackReach(lb)}
 	for i, r := range reached {
-		if !r {
-			out = append(out, i)
+		if r {
+			continue
+		}
+		uh := UnreachedHost{Host: i, SingleHost: single[i]}
+		for _, e := range uh.SingleHost {
+			uh.Returned = append(uh.Returned, firstMember(lb.hosts, e))
+		}
+		u.Hosts = append(u.Hosts, uh)
+	}
+	return u
+}
+
+// fallbackReach collects lb's fallbacks for UnreachedWhy, once
+// anyReachable is false.
+func fallbackReach(lb *LB) FallbackReach {
+	f := FallbackReach{Policy: lb.cfg.FallbackPolicy, DefaultSubset: lb.cfg.DefaultSubset,
+		PanicModeAny: lb.cfg.PanicModeAny, FallbackList: lb.cfg.MetadataFallback == MetadataFallbackList}
+	f.DefaultSelectors = storedSelectors(lb.selectorRoot, SelectorDefault)
+	f.KeysSubset = storedSelectors(lb.selectorRoot, SelectorKeys)
+	for _, i := range lb.LostSelectorPolicies {
+		switch lb.cfg.Selectors[i].FallbackPolicy {
+		case SelectorAnyEndpoint:
+			f.LostAny = append(f.LostAny, i)
+		case SelectorDefault:
+			f.LostDefault = append(f.LostDefault, i)
 		}
 	}
-	return out
+	return f
 }
 
 // anyReachable reports whether some request can reach the any-endpoint
@@ -50,30 +143,35 @@ func anyReachable(cfg Config, root *selectorNode) bool {
 	if cfg.FallbackPolicy == FallbackAnyEndpoint || (cfg.PanicModeAny && cfg.FallbackPolicy != FallbackNoFallback) {
 		return true
 	}
-	return storedPolicy(root, SelectorAnyEndpoint)
+	return len(storedSelectors(root, SelectorAnyEndpoint)) > 0
 }
 
 // defaultReachable reports whether some request can reach the default
 // subset: the top-level DEFAULT_SUBSET or a selector's stored one.
 func defaultReachable(cfg Config, root *selectorNode) bool {
-	return cfg.FallbackPolicy == FallbackDefault || storedPolicy(root, SelectorDefault)
+	return cfg.FallbackPolicy == FallbackDefault || len(storedSelectors(root, SelectorDefault)) > 0
 }
 
-// storedPolicy reports whether a node under n keeps policy p (only stored
-// policies take effect, see buildSelectorTrie).
-func storedPolicy(n *selectorNode, p SelectorFallbackPolicy) bool {
-	if n == nil {
-		return false
-	}
-	if n.selector >= 0 && n.policy == p {
-		return true
-	}
-	for _, c := range n.children {
-		if storedPolicy(c, p) {
-			return true
+// storedSelectors lists the selectors (configuration indexes, ascending)
+// whose policy p is stored on a node under n; only stored policies take
+// effect (see buildSelectorTrie).
+func storedSelectors(n *selectorNode, p SelectorFallbackPolicy) []int {
+	var out []int
+	var walk func(*selectorNode)
+	walk = func(n *selectorNode) {
+		if n == nil {
+			return
+		}
+		if n.selector >= 0 && n.policy == p {
+			out = append(out, n.selector)
+		}
+		for _, c := range n.children {
+			walk(c)
 		}
 	}
-	return false
+	walk(n)
+	sort.Ints(out)
+	return out
 }
 
 // firstMember is the host a single-host subset returns: Hosts[0], the

@@ -298,7 +298,7 @@ func (lb *LB) selectorFallback(c *lbmodel.MatchCriteria, node *selectorNode, chi
 		if pol == SelectorDefault {
 			pool, hosts = PoolDefaultSubset, lb.def
 		}
-		d := lb.fromPool(c, pool, hosts, child)
+		d := fromPool(c, pool, hosts, child)
 		d.FallbackPolicy, d.SelectorPolicy = pol.String(), true
 		d.Reason = "no subset for " + c.String() + "; " + sel + lb.poolDesc(pool) + " → " + hostList(hosts)
 		detail := sel + lb.poolDesc(pool) + ": " + hostList(hosts)
@@ -340,7 +340,7 @@ func (lb *LB) topLevel(c *lbmodel.MatchCriteria, child ChildLB, steps *[]Step, w
 	if pol == FallbackDefault {
 		pool, hosts = PoolDefaultSubset, lb.def
 	}
-	d := lb.fromPool(c, pool, hosts, child)
+	d := fromPool(c, pool, hosts, child)
 	d.FallbackPolicy = pol.String()
 	d.Reason = why + "; fallback " + pol.String() + lb.poolDesc(pool) + " → " + hostList(hosts)
 	*steps = append(*steps, Step{"fallback", nil, "fallback_policy " + pol.String() + lb.poolDesc(pool) + ": " + hostList(hosts)})
@@ -352,7 +352,7 @@ func (lb *LB) topLevel(c *lbmodel.MatchCriteria, child ChildLB, steps *[]Step, w
 		*steps = append(*steps, Step{"fallback", nil, "the fallback pool returns no host"})
 		return d
 	}
-	p := lb.fromPool(c, PoolAnyEndpoint, lb.any, child)
+	p := fromPool(c, PoolAnyEndpoint, lb.any, child)
 	p.FallbackPolicy, p.PanicModeAny = pol.String(), true
 	p.Reason = why + "; fallback " + pol.String() + " gave no host; panic_mode_any → " + hostList(lb.any)
 	detail := "panic_mode_any: any endpoint: " + hostList(lb.any)
@@ -364,7 +364,7 @@ func (lb *LB) topLevel(c *lbmodel.MatchCriteria, child ChildLB, steps *[]Step, w
 	return p
 }
 
-func (lb *LB) fromPool(c *lbmodel.MatchCriteria, pool string, hosts []lbmodel.Host, child ChildLB) Decision {
+func fromPool(c *lbmodel.MatchCriteria, pool string, hosts []lbmodel.Host, child ChildLB) Decision {
 	d := Decision{Effective: c, Source: SourceFallback, Pool: pool, Hosts: hosts}
 	d.Yield, d.Load = child.poolYield(hosts)
 	d.NoHealthyHosts = !hasUsable(hosts)
