@@ -4,7 +4,6 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,12 +42,8 @@ func imports(t *testing.T, dir string) []string {
 // → shared derived values → one report per package → commands; lbmodel is
 // pure and lint never depends on a report.
 func TestImportDirection(t *testing.T) {
-	dirs, _ := filepath.Glob("analyze/*")
-	sub, _ := filepath.Glob("lbmodel/*")
-	dirs = append(dirs, "lbmodel", "lint", "analyze/config/parse")
-	dirs = append(dirs, sub...)
-	for _, dir := range dirs {
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+	for _, dir := range goDirs(t) {
+		if !under(dir, "analyze") && !under(dir, "lbmodel") && !under(dir, "lint") {
 			continue
 		}
 		for _, imp := range imports(t, dir) {
@@ -83,15 +78,15 @@ func TestImportDirection(t *testing.T) {
 // TestNetworkImports keeps the network clients in analyze/config/fetch:
 // loading files must not link (or initialise) net/http or gRPC.
 func TestNetworkImports(t *testing.T) {
-	err := filepath.WalkDir("analyze", func(path string, d os.DirEntry, err error) error {
-		if err != nil || !d.IsDir() || path == "analyze/config/fetch" || d.Name() == "testdata" {
-			return err
+	for _, dir := range goDirs(t) {
+		if !under(dir, "analyze") || dir == "analyze/config/fetch" {
+			continue
 		}
-		pkgs, err := parser.ParseDir(token.NewFileSet(), path, func(fi os.FileInfo) bool {
+		pkgs, err := parser.ParseDir(token.NewFileSet(), dir, func(fi os.FileInfo) bool {
 			return !strings.HasSuffix(fi.Name(), "_test.go")
 		}, parser.ImportsOnly)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		for _, p := range pkgs {
 			for name, f := range p.Files {
@@ -103,9 +98,10 @@ func TestNetworkImports(t *testing.T) {
 				}
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
+}
+
+// under reports whether dir is top or a folder below it.
+func under(dir, top string) bool {
+	return dir == top || strings.HasPrefix(dir, top+"/")
 }

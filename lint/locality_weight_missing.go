@@ -65,8 +65,10 @@ var _ = register(&Rule{
 				// (normalizeLocalityWeights skips weight 0, in panic too); the
 				// other policies use them once no weighted locality has a
 				// healthy host (no scheduler) or the priority panics (all hosts).
-				when := fmt.Sprintf("whatever the health of P%d", prio)
-				if !hashing {
+				var when string
+				if hashing {
+					when = fmt.Sprintf("whatever the health of P%d", prio)
+				} else {
 					when = fmt.Sprintf("while a weighted locality of P%d has a healthy host (only when none has, or P%d panics, are all its hosts used)", prio, prio)
 				}
 				p.Report(p.pos(loc, "locality"), "cluster %q: locality %q has no load_balancing_weight, so its %d endpoints get no traffic %s",

@@ -92,3 +92,27 @@ func TestTrimmedDumpEvidence(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitDumpSections: dump sections saved one per file (istioctl/hgctl
+// proxy-config style) read as one dump: the bootstrap's static cluster named
+// again under ClustersConfigDump.static_clusters is one cluster.
+func TestSplitDumpSections(t *testing.T) {
+	dir := "../../fixtures/inputs/split-dump/"
+	cfg, err := Load([]Input{{Path: dir + "bootstrap.json"}, {Path: dir + "clusters.json"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.ClusterNames(); len(got) != 1 || got[0] != "web" {
+		t.Fatalf("clusters = %v, want [web]", got)
+	}
+	for _, p := range cfg.Problems {
+		if p.Code == CodeDuplicateName {
+			t.Errorf("unexpected %s", p.Error())
+		}
+	}
+	for _, f := range []string{"bootstrap.json", "clusters.json"} {
+		if !cfg.EnvoyWritten(dir + f) {
+			t.Errorf("%s: a dump section is not marked as written by Envoy", f)
+		}
+	}
+}
