@@ -74,7 +74,7 @@ func ComputeAggregateShares(children []AggregateChildInput, threshold int) (Aggr
 	own := map[string]Shares{} // hashing children's unforced shares
 	for _, c := range children {
 		if _, done := own[c.Name]; !done && c.Kind == ChildPresent && c.Cluster.LB.Policy == PolicyPrecomputed {
-			sh, err := ClusterShares(c.Cluster)
+			sh, err := models[c.Name].shares()
 			if err != nil {
 				return AggregateShares{}, fmt.Errorf("child %q: %w", c.Name, err)
 			}

@@ -299,8 +299,14 @@ func ClusterShares(c ClusterInput) (Shares, error) {
 	if err != nil {
 		return Shares{}, err
 	}
-	out := Shares{Load: m.load, Hosts: make([]float64, len(c.Hosts)), LocalClusterPanic: m.localPanic}
-	if c.HasLocalCluster {
+	return m.shares()
+}
+
+// shares is ClusterShares over the prepared cluster, so a caller that
+// already prepared it (an aggregate's child) does not prepare it again.
+func (m *preparedCluster) shares() (Shares, error) {
+	out := Shares{Load: m.load, Hosts: make([]float64, len(m.in.Hosts)), LocalClusterPanic: m.localPanic}
+	if m.in.HasLocalCluster {
 		out.Zone = m.zone
 	}
 	add := func(p int, degraded bool, w float64, b Bucket) error {

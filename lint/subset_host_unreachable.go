@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -23,13 +22,13 @@ var _ = register(&Rule{
 		"ANY_ENDPOINT, a selector's ANY_ENDPOINT, panic_mode_any behind a fallback) or from the default subset " +
 		"(DEFAULT_SUBSET: hosts matching default_subset). Subsets are built from all hosts whatever their " +
 		"health, so no failure elsewhere moves traffic to such a host: it is counted in its priority's health " +
-		"(and so in panic and spill-over) but never receives a request. lbmodel/subset.Unreached computes it; " +
+		"(and so in panic and spill-over) but never receives a request. lbmodel/subset.UnreachedWhy computes it; " +
 		"`lbctl subset` shows the subsets.",
 	Hint: "Give the endpoint the selector keys under filter_metadata envoy.lb, or use fallback_policy ANY_ENDPOINT (or a default_subset that matches it).",
 	Check: func(p *Pass) {
 		for _, cl := range p.Cfg.Clusters {
-			if cl.Assignment == nil || cl.Proto.GetType() == clusterv3.Cluster_ORIGINAL_DST {
-				continue // hosts not in the input, or made per request
+			if cl.Assignment == nil {
+				continue
 			}
 			s, probs := model.Subset(p.Cfg, cl)
 			m := p.Model(cl)
@@ -40,19 +39,14 @@ var _ = register(&Rule{
 			if err != nil {
 				continue
 			}
-			why := lb.UnreachedWhy()
-			var lost []lbmodel.Host
-			kept := why.Hosts[:0]
-			for _, u := range why.Hosts {
-				if m.Hosts[u.Host].Health() == lbmodel.Healthy {
-					lost = append(lost, m.Hosts[u.Host])
-					kept = append(kept, u)
-				}
-			}
-			if len(lost) == 0 {
+			why := model.UnreachedHealthy(cl, m, lb)
+			if len(why.Hosts) == 0 {
 				continue
 			}
-			why.Hosts = kept
+			lost := make([]lbmodel.Host, len(why.Hosts))
+			for i, u := range why.Hosts {
+				lost[i] = m.Hosts[u.Host]
+			}
 			ep := endpointOf(cl.Assignment, lost[0])
 			pos := s.Pos
 			if ep != nil {

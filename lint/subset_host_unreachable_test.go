@@ -86,3 +86,46 @@ func TestSubsetHostUnreachableSelectorPolicies(t *testing.T) {
 		}
 	}
 }
+
+// TestSubsetHostUnreachablePerRequest: a dynamic forward proxy makes its
+// hosts per request, as ORIGINAL_DST does, so LB1311 skips both; an
+// UNHEALTHY unreached host is not flagged (it gets no traffic anyway).
+func TestSubsetHostUnreachablePerRequest(t *testing.T) {
+	const bad = `name: web
+connect_timeout: 1s
+type: STATIC
+lb_subset_config:
+  subset_selectors: [{keys: [version]}]
+load_assignment:
+  cluster_name: web
+  endpoints:
+  - lb_endpoints:
+    - endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}
+      metadata: {filter_metadata: {envoy.lb: {version: v1}}}
+    - endpoint: {address: {socket_address: {address: 10.0.0.2, port_value: 80}}}
+`
+	count := func(src string) int {
+		n := 0
+		for _, f := range lintString(t, src, Options{}) {
+			if f.Rule == "LB1311" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := count(bad); n != 1 {
+		t.Fatalf("static cluster: %d LB1311 findings, want 1", n)
+	}
+	for _, typ := range []string{
+		"type: ORIGINAL_DST",
+		"cluster_type: {name: envoy.clusters.dynamic_forward_proxy, typed_config: {\"@type\": type.googleapis.com/envoy.extensions.clusters.dynamic_forward_proxy.v3.ClusterConfig, dns_cache_config: {name: c}}}",
+	} {
+		if n := count(strings.Replace(bad, "type: STATIC", typ, 1)); n != 0 {
+			t.Errorf("%s: %d LB1311 findings, want 0", typ, n)
+		}
+	}
+	unhealthy := bad + "      health_status: UNHEALTHY\n"
+	if n := count(unhealthy); n != 0 {
+		t.Errorf("unhealthy unreached host: %d LB1311 findings, want 0", n)
+	}
+}

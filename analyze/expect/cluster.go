@@ -37,6 +37,10 @@ func clusterLookup(t *Test, rep Reports) (lookup, InputErrors) {
 			// Removed hosts are gone from the report: name them against the
 			// cluster as configured.
 			if !contains(before, addr) {
+				if rep.NestedHosts != nil && contains(rep.NestedHosts(t.Cluster), addr) {
+					errs = append(errs, &InputError{At: at, Msg: fmt.Sprintf("host %q is in a nested aggregate cluster of %q; given.remove removes only the hosts of the cluster and of its direct children, not a nested aggregate's", clean(addr), clean(t.Cluster))})
+					continue
+				}
 				errs = append(errs, &InputError{At: at, Msg: fmt.Sprintf("no host %q in cluster %q%s", clean(addr), clean(t.Cluster), nearest(addr, before, "host"))})
 			}
 			continue

@@ -23,7 +23,12 @@ func reportsOf(t *testing.T, files ...string) (*config.Config, Reports) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cfg, Reports{
+	return cfg, reportsFor(cfg)
+}
+
+// reportsFor answers for cfg with the real explain and hash reports.
+func reportsFor(cfg *config.Config) Reports {
+	return Reports{
 		Clusters: cfg.ClusterNames(),
 		Cluster: func(name string, g Given) (*traffic.Report, error) {
 			opt, err := g.Options()
@@ -32,7 +37,8 @@ func reportsOf(t *testing.T, files ...string) (*config.Config, Reports) {
 			}
 			return explain.Build(cfg, []*config.Cluster{cfg.Cluster(name)}, opt)
 		},
-		Hosts: func(name string) []string { return model.Addresses(cfg, cfg.Cluster(name)) },
+		Hosts:       func(name string) []string { return model.Addresses(cfg, cfg.Cluster(name)) },
+		NestedHosts: func(name string) []string { return model.NestedAddresses(cfg, cfg.Cluster(name)) },
 		Moved: func(name string, remove []string) (float64, error) {
 			r, err := hashing.Build(cfg, cfg.Cluster(name), hashing.HashOptions{Remove: remove})
 			if err != nil {

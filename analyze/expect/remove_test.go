@@ -2,7 +2,10 @@ package expect
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+
+	"github.com/lbctl/lbctl/analyze/config"
 )
 
 // given.remove takes its hosts out of the cluster every expectation reads,
@@ -59,5 +62,57 @@ func TestRemoveNames(t *testing.T) {
 		if _, err := Run([]*File{f}, rep); err == nil || err.Error() != want {
 			t.Errorf("%q:\ngot  %v\nwant %s", src, err, want)
 		}
+	}
+}
+
+// nestedAggregate: outer's children are plain a and aggregate inner, whose
+// child b AggregateInputs never expands under outer.
+const nestedAggregate = `static_resources:
+  clusters:
+  - name: outer
+    connect_timeout: 1s
+    lb_policy: CLUSTER_PROVIDED
+    cluster_type:
+      name: envoy.clusters.aggregate
+      typed_config: {"@type": type.googleapis.com/envoy.extensions.clusters.aggregate.v3.ClusterConfig, clusters: [a, inner]}
+  - name: inner
+    connect_timeout: 1s
+    lb_policy: CLUSTER_PROVIDED
+    cluster_type:
+      name: envoy.clusters.aggregate
+      typed_config: {"@type": type.googleapis.com/envoy.extensions.clusters.aggregate.v3.ClusterConfig, clusters: [b, outer]}
+  - name: a
+    connect_timeout: 1s
+    type: STATIC
+    load_assignment:
+      cluster_name: a
+      endpoints: [{lb_endpoints: [{endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}}]}]
+  - name: b
+    connect_timeout: 1s
+    type: STATIC
+    load_assignment:
+      cluster_name: b
+      endpoints: [{lb_endpoints: [{endpoint: {address: {socket_address: {address: 10.0.1.1, port_value: 80}}}}]}]
+`
+
+// TestRemoveNested: a direct child's host is removable from an aggregate; a
+// nested aggregate's host (b's, under inner) is not, and says so.
+func TestRemoveNested(t *testing.T) {
+	cfg, err := config.LoadBytes("c.yaml", []byte(nestedAggregate), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := reportsFor(cfg)
+	if got := strings.Join(rep.Hosts("outer"), " "); got != "10.0.0.1:80" {
+		t.Errorf("outer's removable hosts %q, want 10.0.0.1:80", got)
+	}
+	src := "tests:\n- name: x\n  cluster: outer\n  given: {remove: [\"10.0.1.1:80\"]}\n  expect: {total_panic: false}\n"
+	f, err := Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `t.yaml:4:20: host "10.0.1.1:80" is in a nested aggregate cluster of "outer"; given.remove removes only the hosts of the cluster and of its direct children, not a nested aggregate's`
+	if _, err := Run([]*File{f}, rep); err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
 	}
 }

@@ -16,9 +16,12 @@ type Reports struct {
 	// Cluster is explain's report of one cluster under the what-ifs.
 	Cluster func(name string, g Given) (*traffic.Report, error)
 	// Hosts is a cluster's host addresses before any what-if (an
-	// aggregate's: its children's), to check given.remove's names, gone
-	// from the report; nil checks them against the report.
+	// aggregate's: its direct children's), to check given.remove's names,
+	// gone from the report; nil checks them against the report.
 	Hosts func(cluster string) []string
+	// NestedHosts is an aggregate's nested aggregate children's host
+	// addresses, which given.remove cannot remove; nil when unknown.
+	NestedHosts func(cluster string) []string
 	// Moved is the fraction of a ring hash / Maglev cluster's key space
 	// that changes host when the hosts in remove are gone.
 	Moved func(cluster string, remove []string) (float64, error)

@@ -207,7 +207,7 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 		r.Lookups = append(r.Lookups, lookup(hs, strconv.FormatUint(h, 10), h))
 	}
 	if opt.Request != nil {
-		l, src, err := requestLookup(c, cl, hs, opt)
+		l, src, err := requestLookup(c, cl, s, hs, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -272,12 +272,9 @@ func lookup(hs *placement.Setup, input string, h uint64) HashLookup {
 	return l
 }
 
-// requestLookup hashes the request through its hash policy.
-func requestLookup(c *config.Config, cl *config.Cluster, hs *placement.Setup, opt HashOptions) (HashLookup, HashPolicySource, error) {
-	s := model.Settings(c, cl)
-	if opt.Pool != nil {
-		s = opt.Pool.Settings
-	}
+// requestLookup hashes the request through the hash policy s names:
+// Build's settings (opt.Pool's when set).
+func requestLookup(c *config.Config, cl *config.Cluster, s model.LBSettings, hs *placement.Setup, opt HashOptions) (HashLookup, HashPolicySource, error) {
 	src, err := requestHashPolicy(c, cl, s, opt.Route)
 	if err != nil {
 		return HashLookup{}, src, err

@@ -230,24 +230,48 @@ func HostNames(hosts []lbmodel.Host) []string {
 }
 
 // Addresses is cl's host addresses as configured, before any what-if; an
-// aggregate's are its children's (each cluster once, so a cycle ends).
+// aggregate's are its direct children's, as AggregateInputs expands only
+// those (a nested aggregate child's hosts are not there: NestedAddresses).
 func Addresses(c *config.Config, cl *config.Cluster) []string {
+	if cl == nil {
+		return nil
+	}
+	m := Get(c, cl)
+	out := make([]string, 0, len(m.Hosts))
+	for _, h := range m.Hosts {
+		out = append(out, h.Address)
+	}
+	for _, name := range m.Aggregate {
+		if ccl := c.Cluster(name); ccl != nil && !IsAggregate(ccl) {
+			out = append(out, Addresses(c, ccl)...)
+		}
+	}
+	return out
+}
+
+// NestedAddresses is the host addresses of aggregate cl's nested aggregate
+// children at any depth (each cluster once, so a cycle ends): hosts a
+// what-if on cl cannot reach, named so its error can say so.
+func NestedAddresses(c *config.Config, cl *config.Cluster) []string {
 	var out []string
 	seen := map[string]bool{}
-	var walk func(cl *config.Cluster)
-	walk = func(cl *config.Cluster) {
+	var walk func(cl *config.Cluster, nested bool)
+	walk = func(cl *config.Cluster, nested bool) {
 		if cl == nil || seen[cl.Name()] {
 			return
 		}
 		seen[cl.Name()] = true
 		m := Get(c, cl)
-		for _, h := range m.Hosts {
-			out = append(out, h.Address)
+		if nested {
+			for _, h := range m.Hosts {
+				out = append(out, h.Address)
+			}
 		}
 		for _, name := range m.Aggregate {
-			walk(c.Cluster(name))
+			ccl := c.Cluster(name)
+			walk(ccl, nested || (ccl != nil && IsAggregate(ccl)))
 		}
 	}
-	walk(cl)
+	walk(cl, false)
 	return out
 }

@@ -162,8 +162,8 @@ func subsetFromTyped(t *subsetv3.Subset) *SubsetSetup {
 }
 
 // check validates the selectors one by one, so each rejection points at
-// its own selector, then reports the settings subset.Check warns
-// about that have a place in the file.
+// its own selector, then reports settings that cannot do what they seem
+// to, each at its place in the file.
 func (s *SubsetSetup) check(src *config.Sources, hosts []lbmodel.Host) config.Problems {
 	var out config.Problems
 	for i, sel := range s.Config.Selectors {

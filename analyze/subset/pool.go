@@ -2,6 +2,7 @@ package subset
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
@@ -39,7 +40,11 @@ type PoolShares struct {
 // passes the rest to panic_mode_any (chooseHostIteration). The error is
 // ErrNoSubsetConfig, a configuration Envoy rejects, or a what-if's.
 func Shares(c *config.Config, cl *config.Cluster, crit map[string]any, opt model.Options) (*PoolShares, error) {
-	return shares(c, cl, crit, opt, nil)
+	ps, err := NewPoolSetup(c, cl, crit, opt)
+	if err != nil {
+		return nil, err
+	}
+	return ps.At(nil)
 }
 
 // Forced is a priority an aggregate forces on its child, with the
@@ -53,12 +58,33 @@ type Forced struct {
 // to f, as an aggregate's AggregateLoadBalancerContext does: the subset is
 // chosen as for any request (SubsetLoadBalancer::chooseHostIteration reads
 // only the metadata criteria), then its own load balancer picks at that
-// priority of the subset's host sets.
+// priority of the subset's host sets. For several priorities, NewPoolSetup
+// once and At each.
 func SharesAt(c *config.Config, cl *config.Cluster, crit map[string]any, opt model.Options, f Forced) (*PoolShares, error) {
-	return shares(c, cl, crit, opt, &f)
+	ps, err := NewPoolSetup(c, cl, crit, opt)
+	if err != nil {
+		return nil, err
+	}
+	return ps.At(&f)
 }
 
-func shares(c *config.Config, cl *config.Cluster, crit map[string]any, opt model.Options, f *Forced) (*PoolShares, error) {
+// PoolSetup is what Shares builds before the child policy runs: the subset
+// load balancer and its decision for the criteria, which no forced
+// priority changes.
+type PoolSetup struct {
+	c        *config.Config
+	cl       *config.Cluster
+	s        *model.SubsetSetup
+	m        *model.Model
+	lb       *lbsubset.LB
+	settings model.LBSettings
+	d        lbsubset.Decision
+	opt      model.Options
+}
+
+// NewPoolSetup runs cl's subset load balancer for crit under opt (see
+// Shares); its errors are Shares'.
+func NewPoolSetup(c *config.Config, cl *config.Cluster, crit map[string]any, opt model.Options) (*PoolSetup, error) {
 	s, probs := model.Subset(c, cl)
 	if s == nil && len(probs.Errors()) == 0 {
 		return nil, fmt.Errorf("cluster %q %w", cl.Name(), ErrNoSubsetConfig)
@@ -79,19 +105,23 @@ func shares(c *config.Config, cl *config.Cluster, crit map[string]any, opt model
 	}
 	settings := s.ChildSettings(c, cl)
 	d := lb.Select(lbmodel.NewMatchCriteria(crit), s.Child)
-	out := &PoolShares{Decision: d, Settings: settings}
-	pool, err := poolShares(c, cl, s, m, settings, d, opt, f)
+	return &PoolSetup{c: c, cl: cl, s: s, m: m, lb: lb, settings: settings, d: d, opt: opt}, nil
+}
+
+// At is the pool's shares unforced (f nil: Shares) or at the priority an
+// aggregate forces (SharesAt).
+func (ps *PoolSetup) At(f *Forced) (*PoolShares, error) {
+	d := ps.d
+	out := &PoolShares{Decision: d, Settings: ps.settings}
+	pool, err := poolShares(ps, d, f)
 	if err != nil {
 		return nil, err
 	}
 	out.Hosts, out.Shares, out.NoHost, out.Pool, out.Notes = pool.hosts, pool.shares, pool.noHost, pool.model, pool.notes
-	// At a forced priority any pool may find no host, whatever Yield
-	// says of the unforced picks.
-	if (d.Yield == lbsubset.YieldSome || f != nil && d.Yield != lbsubset.YieldNone) && d.Source == lbsubset.SourceFallback && !d.SelectorPolicy && !d.PanicModeAny &&
-		s.Config.PanicModeAny && out.Shares != nil && out.NoHost > 0 {
-		hosts, _ := lb.AnyEndpointSubset()
+	if ps.panicModeAnyAfter(f) && out.Shares != nil && out.NoHost > 0 {
+		hosts, _ := ps.lb.AnyEndpointSubset()
 		anyPool := lbsubset.Decision{Pool: lbsubset.PoolAnyEndpoint, Hosts: hosts, Yield: lbsubset.YieldAll}
-		p, err := poolShares(c, cl, s, m, settings, anyPool, opt, f)
+		p, err := poolShares(ps, anyPool, f)
 		if err != nil {
 			return nil, err
 		}
@@ -102,8 +132,14 @@ func shares(c *config.Config, cl *config.Cluster, crit map[string]any, opt model
 			out.Notes = append(out.Notes, p.notes...)
 			return out, nil
 		}
+		// A copy: the pool's hosts may share d's array.
+		out.Hosts = slices.Clone(out.Hosts)
+		at := make(map[hostKey]int, len(out.Hosts))
+		for i := len(out.Hosts) - 1; i >= 0; i-- { // the first of a repeated key wins
+			at[hostKey{out.Hosts[i].Address, out.Hosts[i].Priority}] = i
+		}
 		for i, h := range p.hosts {
-			out.add(h, rest*p.shares[i])
+			out.add(at, h, rest*p.shares[i])
 		}
 		out.Notes = append(out.Notes, fmt.Sprintf("%.4g of the fallback pool's requests find no host (fail_traffic_on_panic) and go to panic_mode_any's pool", rest))
 	}
@@ -113,14 +149,32 @@ func shares(c *config.Config, cl *config.Cluster, crit map[string]any, opt model
 	return out, nil
 }
 
-// add adds share to host h, appending it when it is not listed yet.
-func (p *PoolShares) add(h lbmodel.Host, share float64) {
-	for i := range p.Hosts {
-		if p.Hosts[i].Address == h.Address && p.Hosts[i].Priority == h.Priority {
-			p.Shares[i] += share
-			return
-		}
+// panicModeAnyAfter reports whether requests the top-level fallback pool
+// finds no host for go on to panic_mode_any (chooseHostIteration): the
+// fallback served only part of its picks, or, at a forced priority, any
+// fallback that yields hosts at all (it may find none there, whatever
+// Yield says of the unforced picks).
+func (ps *PoolSetup) panicModeAnyAfter(f *Forced) bool {
+	d := ps.d
+	partial := d.Yield == lbsubset.YieldSome || (f != nil && d.Yield != lbsubset.YieldNone)
+	return partial && d.Source == lbsubset.SourceFallback && !d.SelectorPolicy && !d.PanicModeAny && ps.s.Config.PanicModeAny
+}
+
+// hostKey is a pool host's identity: its address at its priority.
+type hostKey struct {
+	addr     string
+	priority int
+}
+
+// add adds share to host h, appending it when at (p.Hosts' index by
+// hostKey) does not list it yet.
+func (p *PoolShares) add(at map[hostKey]int, h lbmodel.Host, share float64) {
+	k := hostKey{h.Address, h.Priority}
+	if i, ok := at[k]; ok {
+		p.Shares[i] += share
+		return
 	}
+	at[k] = len(p.Hosts)
 	p.Hosts = append(p.Hosts, h)
 	p.Shares = append(p.Shares, share)
 }
@@ -135,7 +189,8 @@ type poolResult struct {
 
 // poolShares is the child policy's shares over d's pool, at priority f
 // when an aggregate forces one.
-func poolShares(c *config.Config, cl *config.Cluster, s *model.SubsetSetup, m *model.Model, settings model.LBSettings, d lbsubset.Decision, opt model.Options, f *Forced) (poolResult, error) {
+func poolShares(setup *PoolSetup, d lbsubset.Decision, f *Forced) (poolResult, error) {
+	c, cl, s, m, settings, opt := setup.c, setup.cl, setup.s, setup.m, setup.settings, setup.opt
 	switch {
 	case d.Yield == lbsubset.YieldNone || len(d.Hosts) == 0:
 		return poolResult{shares: []float64{}, noHost: 1}, nil

@@ -162,8 +162,12 @@ func childHosts(cfg *config.Config, cl *config.Cluster, crit map[string]any, rou
 		}
 	}
 	idx := map[string]int{}
+	setup, err := subset.NewPoolSetup(cfg, cl, crit, opt)
+	if err != nil {
+		return route.ClusterHosts{}, true, err
+	}
 	for _, w := range ws {
-		ps, err := subset.SharesAt(cfg, cl, crit, opt, w.forced)
+		ps, err := setup.At(&w.forced)
 		if err != nil {
 			return route.ClusterHosts{}, true, err
 		}

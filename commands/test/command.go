@@ -100,7 +100,8 @@ func Reports(cfg *config.Config) expect.Reports {
 			}
 			return explain.Build(cfg, []*config.Cluster{cl}, opt)
 		},
-		Hosts: func(name string) []string { return model.Addresses(cfg, cfg.Cluster(name)) },
+		Hosts:       func(name string) []string { return model.Addresses(cfg, cfg.Cluster(name)) },
+		NestedHosts: func(name string) []string { return model.NestedAddresses(cfg, cfg.Cluster(name)) },
 		Moved: func(name string, remove []string) (float64, error) {
 			cl := cfg.Cluster(name)
 			if cl == nil {

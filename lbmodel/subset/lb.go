@@ -29,6 +29,7 @@ type Entry struct {
 	Duplicates int
 
 	members map[int]bool // indexes into the LB's hosts
+	hostIdx []int        // the index of each of Hosts, same order
 	dropped []int        // hosts a single-host entry dropped, for UnreachedWhy
 }
 
@@ -229,6 +230,7 @@ func (lb *LB) processSubsets(ph []lbmodel.Host, idx []int) {
 				if !e.members[idx[hi]] {
 					e.members[idx[hi]] = true
 					e.Hosts = append(e.Hosts, h)
+					e.hostIdx = append(e.hostIdx, idx[hi])
 				}
 			}
 		}

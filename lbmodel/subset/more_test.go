@@ -213,7 +213,9 @@ func TestSubsetDecisionPath(t *testing.T) {
 	}
 }
 
-func TestCheckSubset(t *testing.T) {
+// TestCheckCriteria: a list under list_as_any, a key no selector has, and
+// a key set equal to no selector.
+func TestCheckCriteria(t *testing.T) {
 	codes := func(ps []Problem) []string {
 		var out []string
 		for _, p := range ps {
@@ -221,40 +223,6 @@ func TestCheckSubset(t *testing.T) {
 		}
 		return out
 	}
-	hosts := []lbmodel.Host{mh("a", "stage", "prod"), {Address: "b", Metadata: map[string]any{"stage": 3}}}
-	cfg := Config{
-		FallbackPolicy: FallbackNoFallback, PanicModeAny: true, ScaleLocalityWeight: true,
-		DefaultSubset: map[string]any{"stage": "none"},
-		Selectors: []Selector{
-			{Keys: []string{"v", "stage"}}, {},
-			{Keys: []string{"stage"}, FallbackPolicy: SelectorDefault},
-			{Keys: []string{"stage", "stage"}, FallbackPolicy: SelectorNoFallback},
-		},
-	}
-	got := codes(Check(cfg, hosts))
-	// Both {stage} selectors lose their policies to {v, stage}'s
-	// intermediate node, so the DEFAULT_SUBSET one never builds the default
-	// subset and default_subset is unused.
-	want := []string{"selector-no-keys", "selector-duplicate-keys", "selector-policy-ignored", "selector-policy-ignored",
-		"panic-mode-any-unused", "scale-locality-weight-unused", "default-subset-unused", "host-metadata-value", "selector-no-hosts"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("codes %v\nwant %v", got, want)
-	}
-	// Errors from config validation.
-	bad := Config{Selectors: []Selector{{Keys: []string{"a"}, FallbackPolicy: SelectorKeys}}}
-	if got := codes(Check(bad, nil)); !reflect.DeepEqual(got, []string{"subset-config"}) {
-		t.Errorf("codes %v", got)
-	}
-	// Default subset matching nothing.
-	def := Config{FallbackPolicy: FallbackDefault, DefaultSubset: map[string]any{"stage": "none"},
-		Selectors: []Selector{{Keys: []string{"stage"}}}}
-	if got := codes(Check(def, hosts)); !reflect.DeepEqual(got, []string{"default-subset-empty", "host-metadata-value"}) {
-		t.Errorf("codes %v", got)
-	}
-	if got := codes(Check(Config{}, nil)); !reflect.DeepEqual(got, []string{"subset-disabled"}) {
-		t.Errorf("codes %v", got)
-	}
-
 	cc := codes(CheckCriteria(Config{ListAsAny: true, Selectors: []Selector{{Keys: []string{"v", "stage"}}}},
 		lbmodel.NewMatchCriteria(map[string]any{"v": []any{"1"}, "other": 1})))
 	if !reflect.DeepEqual(cc, []string{"criteria-value", "criteria-unknown-key", "criteria-list-as-any", "criteria-no-selector"}) {

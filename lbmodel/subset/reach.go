@@ -1,29 +1,10 @@
 package subset
 
-import (
-	"sort"
+import "sort"
 
-	"github.com/lbctl/lbctl/lbmodel"
-)
-
-// Unreached lists the indexes (into the hosts NewLB was given) of hosts that
-// no request can be sent to, whatever its criteria and whatever the hosts'
-// health: SubsetLoadBalancer::chooseHost only ever picks from an active
-// subset (a single-host subset returns its first host only), the
-// any-endpoint subset, or the default subset. A host that is in none of the
-// pools a policy can reach never receives traffic. Subsets are built from
-// all hosts regardless of health (processSubsets), so health what-ifs do not
-// change the answer. UnreachedWhy gives the reasons.
-func (lb *LB) Unreached() []int {
-	var out []int
-	for _, h := range lb.UnreachedWhy().Hosts {
-		out = append(out, h.Host)
-	}
-	return out
-}
-
-// Unreachability is Unreached with its reasons: per host, the subsets that
-// hold it, and for all of them, the fallbacks some request reaches.
+// Unreachability is the hosts no request reaches, with the reasons: per
+// host, the subsets that hold it, and for all of them, the fallbacks some
+// request reaches.
 type Unreachability struct {
 	Hosts    []UnreachedHost
 	Fallback FallbackReach
@@ -68,8 +49,13 @@ func (f FallbackReach) DefaultReached() bool {
 	return f.Policy == FallbackDefault || len(f.DefaultSelectors) > 0
 }
 
-// UnreachedWhy is Unreached with, per host, why no subset and no fallback
-// pool holds it, from the same predicates.
+// UnreachedWhy lists the hosts (indexes into the hosts NewLB was given)
+// that no request can be sent to, whatever its criteria and whatever the
+// hosts' health, and why: SubsetLoadBalancer::chooseHost only ever picks
+// from an active subset (a single-host subset returns its first host
+// only), the any-endpoint subset, or the default subset. Subsets are built
+// from all hosts regardless of health (processSubsets), so health what-ifs
+// do not change the answer.
 func (lb *LB) UnreachedWhy() Unreachability {
 	if anyReachable(lb.cfg, lb.selectorRoot) {
 		return Unreachability{}
@@ -78,8 +64,7 @@ func (lb *LB) UnreachedWhy() Unreachability {
 	single := map[int][]*Entry{}
 	for _, e := range lb.Subsets() {
 		if e.SingleHost {
-			first := firstMember(lb.hosts, e)
-			reached[first] = true
+			reached[e.hostIdx[0]] = true
 			for i := range e.members {
 				single[i] = append(single[i], e)
 			}
@@ -108,7 +93,7 @@ func (lb *LB) UnreachedWhy() Unreachability {
 		}
 		uh := UnreachedHost{Host: i, SingleHost: single[i]}
 		for _, e := range uh.SingleHost {
-			uh.Returned = append(uh.Returned, firstMember(lb.hosts, e))
+			uh.Returned = append(uh.Returned, e.hostIdx[0])
 		}
 		u.Hosts = append(u.Hosts, uh)
 	}
@@ -172,17 +157,4 @@ func storedSelectors(n *selectorNode, p SelectorFallbackPolicy) []int {
 	walk(n)
 	sort.Ints(out)
 	return out
-}
-
-// firstMember is the host a single-host subset returns: Hosts[0], the
-// first member of its lowest priority.
-func firstMember(hosts []lbmodel.Host, e *Entry) int {
-	best := -1
-	for i := range e.members {
-		if best < 0 || hosts[i].Priority < hosts[best].Priority ||
-			(hosts[i].Priority == hosts[best].Priority && i < best) {
-			best = i
-		}
-	}
-	return best
 }

@@ -38,9 +38,12 @@ func TestUnreached(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			lb := mustLB(t, tc.cfg, hosts)
-			got := lb.Unreached()
+			var got []int
+			for _, h := range lb.UnreachedWhy().Hosts {
+				got = append(got, h.Host)
+			}
 			if !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("Unreached = %v, want %v", got, tc.want)
+				t.Fatalf("UnreachedWhy().Hosts = %v, want %v", got, tc.want)
 			}
 			// Cross-check with Select: no criteria ever yields an unreached host.
 			picked := map[string]bool{}
@@ -55,7 +58,7 @@ func TestUnreached(t *testing.T) {
 				}
 			}
 			if len(picked)+len(got) != len(hosts) {
-				t.Errorf("Select reached %v, Unreached %v: together they should cover all %d hosts", picked, got, len(hosts))
+				t.Errorf("Select reached %v, UnreachedWhy %v: together they should cover all %d hosts", picked, got, len(hosts))
 			}
 		})
 	}
