@@ -62,30 +62,28 @@ func RouteBalancers(cfg *config.Config, opt model.Options) route.Balancers {
 			if err != nil || !model.IsHashPolicy(model.Of(cfg, cl).Policy) {
 				return nil, nil
 			}
-			return hashPick(cfg, cl, hashing.HashOptions{Route: routeName})(req)
+			return hashPick(cfg, cl, hashing.HashOptions{Route: routeName}, req)
 		},
 	}
 }
 
 // hashPick looks req up through cl's hash policy with opt (a subset's
 // pool in opt.Pool): the one host, or nil when no hash or no host results.
-func hashPick(cfg *config.Config, cl *config.Cluster, opt hashing.HashOptions) func(route.Request) (*route.HashPick, error) {
-	return func(req route.Request) (*route.HashPick, error) {
-		hr := hashRequest(req)
-		opt.Request = &hr
-		rep, err := hashing.Build(cfg, cl, opt)
-		if err != nil {
-			return nil, err
-		}
-		if len(rep.Lookups) == 0 {
-			return nil, nil
-		}
-		l := rep.Lookups[0]
-		if l.Hash == nil || l.Host == nil {
-			return nil, nil
-		}
-		return &route.HashPick{Cluster: cl.Name(), Policy: HashPolicyLabel(rep.HashPolicy), Hash: fmt.Sprintf("0x%016x", *l.Hash), Host: *l.Host}, nil
+func hashPick(cfg *config.Config, cl *config.Cluster, opt hashing.HashOptions, req route.Request) (*route.HashPick, error) {
+	hr := hashRequest(req)
+	opt.Request = &hr
+	rep, err := hashing.Build(cfg, cl, opt)
+	if err != nil {
+		return nil, err
 	}
+	if len(rep.Lookups) == 0 {
+		return nil, nil
+	}
+	l := rep.Lookups[0]
+	if l.Hash == nil || l.Host == nil {
+		return nil, nil
+	}
+	return &route.HashPick{Cluster: cl.Name(), Policy: HashPolicyLabel(rep.HashPolicy), Hash: fmt.Sprintf("0x%016x", *l.Hash), Host: *l.Host}, nil
 }
 
 func hashRequest(req route.Request) hashing.HashRequest {

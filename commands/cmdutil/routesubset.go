@@ -40,7 +40,7 @@ func SubsetHosts(cfg *config.Config, cl *config.Cluster, crit map[string]any, ro
 	}
 	out.Notes = append(out.Notes, ps.Notes...)
 	if ps.Pool != nil && model.IsHashPolicy(ps.Settings.Policy) {
-		pick, err := hashPick(cfg, cl, hashing.HashOptions{Route: routeName, Pool: &hashing.Pool{Model: ps.Pool, Settings: ps.Settings}})(req)
+		pick, err := hashPick(cfg, cl, hashing.HashOptions{Route: routeName, Pool: &hashing.Pool{Model: ps.Pool, Settings: ps.Settings}}, req)
 		if err != nil {
 			return route.ClusterHosts{}, true, err
 		}
