@@ -3,7 +3,6 @@ package cmdutil
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/explain"
@@ -135,7 +134,8 @@ func childHosts(cfg *config.Config, cl *config.Cluster, crit map[string]any, rou
 	one := func(p *route.HashPick) route.ClusterHosts {
 		return route.ClusterHosts{Hash: p, Hosts: []route.HostShare{{Cluster: cl.Name(), Address: p.Host, Share: total}}}
 	}
-	sh, ok, err := SubsetHosts(cfg, cl, crit, routeName, req, opt)
+	sp, ok, err := subsetHosts(cfg, cl, crit, routeName, req, opt)
+	sh := sp.hosts
 	if err != nil || !ok {
 		if err == nil && model.IsHashPolicy(model.Of(cfg, cl).Policy) {
 			p, err := hashPick(cfg, cl, hashing.HashOptions{Route: routeName}, req)
@@ -153,28 +153,24 @@ func childHosts(cfg *config.Config, cl *config.Cluster, crit map[string]any, rou
 		out.Notes = append(sh.Notes, fmt.Sprintf("cluster %q hashes this request (%s) to one host of the subset's own ring or table, whatever priority the aggregate chose", cl.Name(), sh.Hash.Policy))
 		return out, true, nil
 	}
-	// The unforced no-host note does not hold at a forced priority; the
-	// aggregate's own note counts what finds no host.
-	out := route.ClusterHosts{}
-	for _, n := range sh.Notes {
-		if !strings.Contains(n, "find no host in the subset load balancer") {
-			out.Notes = append(out.Notes, n)
+	// The unforced no-host share does not hold at a forced priority
+	// (subsetHosts leaves it out); the aggregate's own note counts what
+	// finds no host.
+	out := route.ClusterHosts{Notes: sh.Notes}
+	if model.IsHashPolicy(sp.policy) {
+		// No request hash: the subset's ring draws a random one and picks
+		// the priority by its own load, so its unforced shares.
+		for _, h := range sh.Hosts {
+			h.Share *= total
+			out.Hosts = append(out.Hosts, h)
 		}
+		return out, true, nil
 	}
 	idx := map[string]int{}
 	for _, w := range ws {
 		ps, err := subset.SharesAt(cfg, cl, crit, opt, w.forced)
 		if err != nil {
 			return route.ClusterHosts{}, true, err
-		}
-		if model.IsHashPolicy(ps.Settings.Policy) {
-			// No request hash: the subset's ring draws a random one and
-			// picks the priority by its own load, so its unforced shares.
-			for _, h := range sh.Hosts {
-				h.Share *= total
-				out.Hosts = append(out.Hosts, h)
-			}
-			return out, true, nil
 		}
 		if ps.Shares == nil {
 			return route.ClusterHosts{Notes: append(out.Notes, fmt.Sprintf("cluster %q: the subset's hosts get shares lbctl cannot compute", cl.Name()))}, true, nil
