@@ -14,6 +14,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/hashing"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/route"
+	"github.com/lbctl/lbctl/analyze/traffic"
 
 	"github.com/urfave/cli/v3"
 )
@@ -28,17 +29,28 @@ func RouteBalancers(cfg *config.Config, opt model.Options) route.Balancers {
 		}
 		return nil, fmt.Errorf("not in the loaded config: its hosts are unknown")
 	}
+	// An aggregate that needs no composing goes on to Hosts: both read
+	// the one explain report.
+	explained := map[string]explained{}
+	explainOf := func(cl *config.Cluster) (traffic.ClusterReport, error) {
+		e, ok := explained[cl.Name()]
+		if !ok {
+			e.cr, e.err = explainOne(cfg, cl, opt)
+			explained[cl.Name()] = e
+		}
+		return e.cr, e.err
+	}
 	return route.Balancers{
 		Hosts: func(name string) (route.ClusterHosts, error) {
 			cl, err := find(name)
 			if err != nil {
 				return route.ClusterHosts{}, err
 			}
-			rep, err := explain.Build(cfg, []*config.Cluster{cl}, opt)
+			cr, err := explainOf(cl)
 			if err != nil {
 				return route.ClusterHosts{}, err
 			}
-			return route.FromTraffic(rep.Clusters[0]), nil
+			return route.FromTraffic(cr), nil
 		},
 		Subset: func(name string, crit map[string]any, routeName string, req route.Request) (route.ClusterHosts, bool, error) {
 			cl, err := find(name)
@@ -52,7 +64,7 @@ func RouteBalancers(cfg *config.Config, opt model.Options) route.Balancers {
 			if err != nil {
 				return route.ClusterHosts{}, false, nil
 			}
-			return AggregateHosts(cfg, cl, crit, routeName, req, opt)
+			return aggregateHosts(cfg, cl, explainOf, crit, routeName, req, opt)
 		},
 		RouteHash: func(ps []*routev3.RouteAction_HashPolicy, req route.Request) (uint64, bool, string, error) {
 			return hashing.RequestHash(ps, hashRequest(req))
@@ -65,6 +77,24 @@ func RouteBalancers(cfg *config.Config, opt model.Options) route.Balancers {
 			return hashPick(cfg, cl, hashing.HashOptions{Route: routeName}, req)
 		},
 	}
+}
+
+// explained is one cluster's explain report, or why there is none.
+type explained struct {
+	cr  traffic.ClusterReport
+	err error
+}
+
+// explainBuild is explain.Build; a test counts its calls.
+var explainBuild = explain.Build
+
+// explainOne is cl's explain report under opt.
+func explainOne(cfg *config.Config, cl *config.Cluster, opt model.Options) (traffic.ClusterReport, error) {
+	rep, err := explainBuild(cfg, []*config.Cluster{cl}, opt)
+	if err != nil {
+		return traffic.ClusterReport{}, err
+	}
+	return rep.Clusters[0], nil
 }
 
 // hashPick looks req up through cl's hash policy with opt (a subset's

@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/lbctl/lbctl/analyze/config"
+	"github.com/lbctl/lbctl/analyze/explain"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/route"
+	"github.com/lbctl/lbctl/analyze/traffic"
 )
 
 const aggSubsetYAML = `
@@ -163,5 +165,45 @@ func TestRouteAggregateChildNoHostNote(t *testing.T) {
 	got := strings.Join(h.Notes, "\n")
 	if strings.Contains(got, "in the subset load balancer") || !strings.Contains(got, `cluster "agg": 0.5 of its requests find no host`) {
 		t.Errorf("AggregateHosts notes:\n%s", got)
+	}
+}
+
+// A request to an aggregate builds its explain report once, whether a
+// child needs composing (metadata_match v2 reaches sub's subset LB) or
+// not (the route without metadata_match to an aggregate over plain
+// alone, where AggregateHosts declines and Hosts answers).
+func TestRouteAggregateExplainsOnce(t *testing.T) {
+	builds := map[string]int{}
+	defer func(f func(*config.Config, []*config.Cluster, model.Options) (*traffic.Report, error)) { explainBuild = f }(explainBuild)
+	explainBuild = func(cfg *config.Config, cls []*config.Cluster, opt model.Options) (*traffic.Report, error) {
+		for _, cl := range cls {
+			builds[cl.Name()]++
+		}
+		return explain.Build(cfg, cls, opt)
+	}
+	plainOnly := strings.Replace(strings.Replace(aggSubsetYAML, "clusters: [sub, plain]", "clusters: [plain]", 1),
+		"      metadata_match: {filter_metadata: {envoy.lb: {version: v2}}}\n", "", 1)
+	for _, c := range []struct {
+		name, yaml string
+		want       []route.HostShare
+	}{
+		{"subset child", aggSubsetYAML, []route.HostShare{{Cluster: "sub", Address: "10.0.0.2:80", Share: 0.7}}},
+		{"no child to compose", plainOnly, []route.HostShare{{Cluster: "plain", Address: "10.0.1.1:80", Share: 1}}},
+	} {
+		clear(builds)
+		cfg, err := config.LoadBytes("agg.yaml", []byte(c.yaml), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := route.Build(cfg, route.Request{Authority: "x", Path: "/"}, route.Options{}, RouteBalancers(cfg, model.Options{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(r.Hosts, c.want) {
+			t.Errorf("%s: hosts %+v, want %+v", c.name, r.Hosts, c.want)
+		}
+		if builds["agg"] != 1 {
+			t.Errorf("%s: explain built agg %d times, want 1", c.name, builds["agg"])
+		}
 	}
 }

@@ -27,14 +27,20 @@ import (
 // priority from its own per_priority_load_ with the request's hash. ok is
 // false when no child needs this (explain's shares are exact).
 func AggregateHosts(cfg *config.Config, agg *config.Cluster, crit map[string]any, routeName string, req route.Request, opt model.Options) (route.ClusterHosts, bool, error) {
+	explainOf := func(cl *config.Cluster) (traffic.ClusterReport, error) { return explainOne(cfg, cl, opt) }
+	return aggregateHosts(cfg, agg, explainOf, crit, routeName, req, opt)
+}
+
+// aggregateHosts is AggregateHosts reading agg's explain report through
+// explainOf (RouteBalancers shares it with Hosts).
+func aggregateHosts(cfg *config.Config, agg *config.Cluster, explainOf func(*config.Cluster) (traffic.ClusterReport, error), crit map[string]any, routeName string, req route.Request, opt model.Options) (route.ClusterHosts, bool, error) {
 	if !model.IsAggregate(agg) {
 		return route.ClusterHosts{}, false, nil
 	}
-	rep, err := explain.Build(cfg, []*config.Cluster{agg}, opt)
+	cr, err := explainOf(agg)
 	if err != nil {
 		return route.ClusterHosts{}, false, err
 	}
-	cr := rep.Clusters[0]
 	if cr.Aggregate == nil {
 		return route.ClusterHosts{}, false, nil
 	}
