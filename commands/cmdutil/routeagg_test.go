@@ -174,7 +174,9 @@ func TestRouteAggregateChildNoHostNote(t *testing.T) {
 // alone, where AggregateHosts declines and Hosts answers).
 func TestRouteAggregateExplainsOnce(t *testing.T) {
 	builds := map[string]int{}
-	defer func(f func(*config.Config, []*config.Cluster, model.Options) (*traffic.Report, error)) { explainBuild = f }(explainBuild)
+	defer func(f func(*config.Config, []*config.Cluster, model.Options) (*traffic.Report, error)) {
+		explainBuild = f
+	}(explainBuild)
 	explainBuild = func(cfg *config.Config, cls []*config.Cluster, opt model.Options) (*traffic.Report, error) {
 		for _, cl := range cls {
 			builds[cl.Name()]++
