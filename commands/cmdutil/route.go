@@ -62,7 +62,7 @@ func RouteBalancers(cfg *config.Config, opt model.Options) route.Balancers {
 		Aggregate: func(name string, crit map[string]any, routeName string, req route.Request) (route.ClusterHosts, bool, error) {
 			cl, err := find(name)
 			if err != nil {
-				return route.ClusterHosts{}, false, nil
+				return route.ClusterHosts{}, false, err
 			}
 			return aggregateHosts(cfg, cl, explainOf, crit, routeName, req, opt)
 		},

@@ -209,3 +209,20 @@ func TestRouteAggregateExplainsOnce(t *testing.T) {
 		}
 	}
 }
+
+// A cluster not in the config is an error from Aggregate as from Subset,
+// not a silent "nothing to compose".
+func TestRouteBalancersUnknownCluster(t *testing.T) {
+	cfg, err := config.LoadBytes("agg.yaml", []byte(aggSubsetYAML), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb := RouteBalancers(cfg, model.Options{})
+	const want = "not in the loaded config: its hosts are unknown"
+	if _, ok, err := lb.Subset("nope", nil, "", route.Request{}); ok || err == nil || err.Error() != want {
+		t.Errorf("Subset: %v, %v", ok, err)
+	}
+	if _, ok, err := lb.Aggregate("nope", nil, "", route.Request{}); ok || err == nil || err.Error() != want {
+		t.Errorf("Aggregate: %v, %v", ok, err)
+	}
+}
