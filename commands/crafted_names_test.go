@@ -56,6 +56,8 @@ func TestHostileNamesInErrors(t *testing.T) {
 		{[]string{"session", f, "--cluster", "nope"}, ExitUsage, "no such cluster in "},
 		{[]string{"sweep", f, "--cluster", "nope"}, ExitUsage, "no such cluster in "},
 		{[]string{"explain", f, "--set-health", crafted + "z=50"}, ExitUsage, `--set-health x\n::add-mask`},
+		{[]string{"route", f, "--path", "/", "--set-health", crafted + "z=50"}, ExitUsage, `--set-health x\n::add-mask`},
+		{[]string{"sweep", f, "--cluster", "b", "--set-health", crafted + "z=50"}, ExitUsage, `--set-health x\n::add-mask`},
 		{[]string{"explain", f, "--local-cluster", crafted + "z"}, ExitUsage, `the closest cluster is x\n::add-mask`},
 		{[]string{"explain", f, "--active-requests", crafted + "=3"}, ExitUsage, `--active-requests x\n::add-mask`},
 		{[]string{"hash", f, "--cluster", "b", "--remove", crafted}, ExitUsage, "has no such host"},

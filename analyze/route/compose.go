@@ -153,29 +153,5 @@ func hostsOf(r *Report, t target, lb Balancers, routeName string, req Request) (
 		r.note("cluster %q: %v", t.name, err)
 		return ClusterHosts{}, false
 	}
-	noteSubsetChildren(r, t, h, lb, routeName, req)
 	return h, true
-}
-
-// noteSubsetChildren, for callers with no Aggregate balancer, says where
-// an aggregate's shares are not exact: the
-// aggregate hands the request to a child's load balancer with its chosen
-// priority forced (AggregateLoadBalancerContext) and the request's
-// metadata_match passed on, so a child with subset load balancing picks
-// inside one subset of one priority. That is not composed: the child's
-// hosts carry explain's shares over all its hosts.
-func noteSubsetChildren(r *Report, t target, h ClusterHosts, lb Balancers, routeName string, req Request) {
-	if lb.Subset == nil || lb.Aggregate != nil {
-		return
-	}
-	seen := map[string]bool{}
-	for _, x := range h.Hosts {
-		if x.Cluster == "" || x.Cluster == t.name || seen[x.Cluster] {
-			continue
-		}
-		seen[x.Cluster] = true
-		if _, ok, err := lb.Subset(x.Cluster, t.crit, routeName, req); err == nil && ok {
-			r.note("cluster %q (in aggregate %q) has subset load balancing: its hosts' shares are explain's over all its hosts, not the subset the request selects inside the aggregate's chosen priority", x.Cluster, t.name)
-		}
-	}
 }

@@ -72,6 +72,3 @@ func DidYouMean(s string, candidates []string) string {
 // command line: escaped (no newline, tab, bidi, separator or zero-width
 // character gets through raw) and capped (config.Safe).
 func Name(s string) string { return config.Safe(s) }
-
-// Names lists names through Name, at most max of them, then "… and N more".
-func Names(names []string, max int) string { return config.List(names, max) }

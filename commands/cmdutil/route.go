@@ -14,6 +14,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/hashing"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/route"
+	"github.com/lbctl/lbctl/analyze/traffic"
 
 	"github.com/urfave/cli/v3"
 )
@@ -28,17 +29,28 @@ func RouteBalancers(cfg *config.Config, opt model.Options) route.Balancers {
 		}
 		return nil, fmt.Errorf("not in the loaded config: its hosts are unknown")
 	}
+	// An aggregate that needs no composing goes on to Hosts: both read
+	// the one explain report.
+	explained := map[string]explained{}
+	explainOf := func(cl *config.Cluster) (traffic.ClusterReport, error) {
+		e, ok := explained[cl.Name()]
+		if !ok {
+			e.cr, e.err = explainOne(cfg, cl, opt)
+			explained[cl.Name()] = e
+		}
+		return e.cr, e.err
+	}
 	return route.Balancers{
 		Hosts: func(name string) (route.ClusterHosts, error) {
 			cl, err := find(name)
 			if err != nil {
 				return route.ClusterHosts{}, err
 			}
-			rep, err := explain.Build(cfg, []*config.Cluster{cl}, opt)
+			cr, err := explainOf(cl)
 			if err != nil {
 				return route.ClusterHosts{}, err
 			}
-			return route.FromTraffic(rep.Clusters[0]), nil
+			return route.FromTraffic(cr), nil
 		},
 		Subset: func(name string, crit map[string]any, routeName string, req route.Request) (route.ClusterHosts, bool, error) {
 			cl, err := find(name)
@@ -50,9 +62,9 @@ func RouteBalancers(cfg *config.Config, opt model.Options) route.Balancers {
 		Aggregate: func(name string, crit map[string]any, routeName string, req route.Request) (route.ClusterHosts, bool, error) {
 			cl, err := find(name)
 			if err != nil {
-				return route.ClusterHosts{}, false, nil
+				return route.ClusterHosts{}, false, err
 			}
-			return AggregateHosts(cfg, cl, crit, routeName, req, opt)
+			return aggregateHosts(cfg, cl, explainOf, crit, routeName, req, opt)
 		},
 		RouteHash: func(ps []*routev3.RouteAction_HashPolicy, req route.Request) (uint64, bool, string, error) {
 			return hashing.RequestHash(ps, hashRequest(req))
@@ -62,30 +74,46 @@ func RouteBalancers(cfg *config.Config, opt model.Options) route.Balancers {
 			if err != nil || !model.IsHashPolicy(model.Of(cfg, cl).Policy) {
 				return nil, nil
 			}
-			return hashPick(cfg, cl, hashing.HashOptions{Route: routeName})(req)
+			return hashPick(cfg, cl, hashing.HashOptions{Route: routeName}, req)
 		},
 	}
 }
 
+// explained is one cluster's explain report, or why there is none.
+type explained struct {
+	cr  traffic.ClusterReport
+	err error
+}
+
+// explainBuild is explain.Build; a test counts its calls.
+var explainBuild = explain.Build
+
+// explainOne is cl's explain report under opt.
+func explainOne(cfg *config.Config, cl *config.Cluster, opt model.Options) (traffic.ClusterReport, error) {
+	rep, err := explainBuild(cfg, []*config.Cluster{cl}, opt)
+	if err != nil {
+		return traffic.ClusterReport{}, err
+	}
+	return rep.Clusters[0], nil
+}
+
 // hashPick looks req up through cl's hash policy with opt (a subset's
 // pool in opt.Pool): the one host, or nil when no hash or no host results.
-func hashPick(cfg *config.Config, cl *config.Cluster, opt hashing.HashOptions) func(route.Request) (*route.HashPick, error) {
-	return func(req route.Request) (*route.HashPick, error) {
-		hr := hashRequest(req)
-		opt.Request = &hr
-		rep, err := hashing.Build(cfg, cl, opt)
-		if err != nil {
-			return nil, err
-		}
-		if len(rep.Lookups) == 0 {
-			return nil, nil
-		}
-		l := rep.Lookups[0]
-		if l.Hash == nil || l.Host == nil {
-			return nil, nil
-		}
-		return &route.HashPick{Cluster: cl.Name(), Policy: HashPolicyLabel(rep.HashPolicy), Hash: fmt.Sprintf("0x%016x", *l.Hash), Host: *l.Host}, nil
+func hashPick(cfg *config.Config, cl *config.Cluster, opt hashing.HashOptions, req route.Request) (*route.HashPick, error) {
+	hr := hashRequest(req)
+	opt.Request = &hr
+	rep, err := hashing.Build(cfg, cl, opt)
+	if err != nil {
+		return nil, err
 	}
+	if len(rep.Lookups) == 0 {
+		return nil, nil
+	}
+	l := rep.Lookups[0]
+	if l.Hash == nil || l.Host == nil {
+		return nil, nil
+	}
+	return &route.HashPick{Cluster: cl.Name(), Policy: HashPolicyLabel(rep.HashPolicy), Hash: fmt.Sprintf("0x%016x", *l.Hash), Host: *l.Host}, nil
 }
 
 func hashRequest(req route.Request) hashing.HashRequest {

@@ -3,7 +3,6 @@ package cmdutil
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/explain"
@@ -28,14 +27,20 @@ import (
 // priority from its own per_priority_load_ with the request's hash. ok is
 // false when no child needs this (explain's shares are exact).
 func AggregateHosts(cfg *config.Config, agg *config.Cluster, crit map[string]any, routeName string, req route.Request, opt model.Options) (route.ClusterHosts, bool, error) {
+	explainOf := func(cl *config.Cluster) (traffic.ClusterReport, error) { return explainOne(cfg, cl, opt) }
+	return aggregateHosts(cfg, agg, explainOf, crit, routeName, req, opt)
+}
+
+// aggregateHosts is AggregateHosts reading agg's explain report through
+// explainOf (RouteBalancers shares it with Hosts).
+func aggregateHosts(cfg *config.Config, agg *config.Cluster, explainOf func(*config.Cluster) (traffic.ClusterReport, error), crit map[string]any, routeName string, req route.Request, opt model.Options) (route.ClusterHosts, bool, error) {
 	if !model.IsAggregate(agg) {
 		return route.ClusterHosts{}, false, nil
 	}
-	rep, err := explain.Build(cfg, []*config.Cluster{agg}, opt)
+	cr, err := explainOf(agg)
 	if err != nil {
 		return route.ClusterHosts{}, false, err
 	}
-	cr := rep.Clusters[0]
 	if cr.Aggregate == nil {
 		return route.ClusterHosts{}, false, nil
 	}
@@ -135,10 +140,11 @@ func childHosts(cfg *config.Config, cl *config.Cluster, crit map[string]any, rou
 	one := func(p *route.HashPick) route.ClusterHosts {
 		return route.ClusterHosts{Hash: p, Hosts: []route.HostShare{{Cluster: cl.Name(), Address: p.Host, Share: total}}}
 	}
-	sh, ok, err := SubsetHosts(cfg, cl, crit, routeName, req, opt)
+	sp, ok, err := subsetHosts(cfg, cl, crit, routeName, req, opt)
+	sh := sp.hosts
 	if err != nil || !ok {
 		if err == nil && model.IsHashPolicy(model.Of(cfg, cl).Policy) {
-			p, err := hashPick(cfg, cl, hashing.HashOptions{Route: routeName})(req)
+			p, err := hashPick(cfg, cl, hashing.HashOptions{Route: routeName}, req)
 			if err != nil || p == nil {
 				return route.ClusterHosts{}, false, err
 			}
@@ -153,13 +159,18 @@ func childHosts(cfg *config.Config, cl *config.Cluster, crit map[string]any, rou
 		out.Notes = append(sh.Notes, fmt.Sprintf("cluster %q hashes this request (%s) to one host of the subset's own ring or table, whatever priority the aggregate chose", cl.Name(), sh.Hash.Policy))
 		return out, true, nil
 	}
-	// The unforced no-host note does not hold at a forced priority; the
-	// aggregate's own note counts what finds no host.
-	out := route.ClusterHosts{}
-	for _, n := range sh.Notes {
-		if !strings.Contains(n, "find no host in the subset load balancer") {
-			out.Notes = append(out.Notes, n)
+	// The unforced no-host share does not hold at a forced priority
+	// (subsetHosts leaves it out); the aggregate's own note counts what
+	// finds no host.
+	out := route.ClusterHosts{Notes: sh.Notes}
+	if model.IsHashPolicy(sp.policy) {
+		// No request hash: the subset's ring draws a random one and picks
+		// the priority by its own load, so its unforced shares.
+		for _, h := range sh.Hosts {
+			h.Share *= total
+			out.Hosts = append(out.Hosts, h)
 		}
+		return out, true, nil
 	}
 	idx := map[string]int{}
 	setup, err := subset.NewPoolSetup(cfg, cl, crit, opt)
@@ -170,15 +181,6 @@ func childHosts(cfg *config.Config, cl *config.Cluster, crit map[string]any, rou
 		ps, err := setup.At(&w.forced)
 		if err != nil {
 			return route.ClusterHosts{}, true, err
-		}
-		if model.IsHashPolicy(ps.Settings.Policy) {
-			// No request hash: the subset's ring draws a random one and
-			// picks the priority by its own load, so its unforced shares.
-			for _, h := range sh.Hosts {
-				h.Share *= total
-				out.Hosts = append(out.Hosts, h)
-			}
-			return out, true, nil
 		}
 		if ps.Shares == nil {
 			return route.ClusterHosts{Notes: append(out.Notes, fmt.Sprintf("cluster %q: the subset's hosts get shares lbctl cannot compute", cl.Name()))}, true, nil

@@ -19,20 +19,40 @@ import (
 // hashes req, the one host of the subset's own ring or table. ok is
 // false when cl has no subset load balancing.
 func SubsetHosts(cfg *config.Config, cl *config.Cluster, crit map[string]any, routeName string, req route.Request, opt model.Options) (route.ClusterHosts, bool, error) {
+	sp, ok, err := subsetHosts(cfg, cl, crit, routeName, req, opt)
+	if sp.noHost > 0 {
+		sp.hosts.Notes = append(sp.hosts.Notes, fmt.Sprintf("cluster %q: %.4g of its requests find no host in the subset load balancer", cl.Name(), explain.CleanShare(sp.noHost)))
+	}
+	return sp.hosts, ok, err
+}
+
+// subsetPick is SubsetHosts' answer before its no-host note: an
+// aggregate's forced priority changes what finds no host, so
+// AggregateHosts counts that itself.
+type subsetPick struct {
+	hosts route.ClusterHosts
+	// noHost is the share of requests the hosts leave out.
+	noHost float64
+	// policy is the subset's child load balancing policy.
+	policy string
+}
+
+func subsetHosts(cfg *config.Config, cl *config.Cluster, crit map[string]any, routeName string, req route.Request, opt model.Options) (subsetPick, bool, error) {
 	ps, err := subset.Shares(cfg, cl, crit, opt)
 	if errors.Is(err, subset.ErrNoSubsetConfig) {
-		return route.ClusterHosts{}, false, nil
+		return subsetPick{}, false, nil
 	}
 	if err != nil {
-		return route.ClusterHosts{}, true, err
+		return subsetPick{}, true, err
 	}
 	name := cl.Name()
-	var out route.ClusterHosts
+	sp := subsetPick{policy: ps.Settings.Policy}
+	out := &sp.hosts
 	d := ps.Decision
 	switch {
 	case d.Yield == lbsubset.YieldNone:
 		out.Notes = append(out.Notes, fmt.Sprintf("cluster %q: the subset load balancer returns no host: %s", name, d.Reason))
-		return out, true, nil
+		return sp, true, nil
 	case d.Source == lbsubset.SourceSubset && (d.Subset == nil || !d.Subset.SingleHost):
 		out.Notes = append(out.Notes, fmt.Sprintf("cluster %q: %s; the subset runs its own %s load balancer", name, d.Reason, ps.Settings.Policy))
 	default:
@@ -40,25 +60,23 @@ func SubsetHosts(cfg *config.Config, cl *config.Cluster, crit map[string]any, ro
 	}
 	out.Notes = append(out.Notes, ps.Notes...)
 	if ps.Pool != nil && model.IsHashPolicy(ps.Settings.Policy) {
-		pick, err := hashPick(cfg, cl, hashing.HashOptions{Route: routeName, Pool: &hashing.Pool{Model: ps.Pool, Settings: ps.Settings}})(req)
+		pick, err := hashPick(cfg, cl, hashing.HashOptions{Route: routeName, Pool: &hashing.Pool{Model: ps.Pool, Settings: ps.Settings}}, req)
 		if err != nil {
-			return route.ClusterHosts{}, true, err
+			return subsetPick{}, true, err
 		}
 		if pick != nil {
 			out.Hash = pick
 			out.Hosts = []route.HostShare{{Cluster: name, Address: pick.Host, Share: 1}}
-			return out, true, nil
+			return sp, true, nil
 		}
 	}
 	if ps.Shares == nil {
 		out.Notes = append(out.Notes, fmt.Sprintf("cluster %q: the subset's %d host(s) get shares lbctl cannot compute", name, len(ps.Hosts)))
-		return out, true, nil
+		return sp, true, nil
 	}
 	for i, h := range ps.Hosts {
 		out.Hosts = append(out.Hosts, route.HostShare{Cluster: name, Address: h.Address, Share: explain.CleanShare(ps.Shares[i])})
 	}
-	if ps.NoHost > 0 {
-		out.Notes = append(out.Notes, fmt.Sprintf("cluster %q: %.4g of its requests find no host in the subset load balancer", name, explain.CleanShare(ps.NoHost)))
-	}
-	return out, true, nil
+	sp.noHost = ps.NoHost
+	return sp, true, nil
 }

@@ -47,7 +47,7 @@ func SelectClusters(cfg *config.Config, patterns []string) ([]*config.Cluster, e
 		}
 		if n == 0 {
 			return nil, UsageErrorf("--cluster %q: no such cluster in %s%s; the clusters are: %s",
-				p, Names(cfg.Files, 20), nearNames(p, cfg.ClusterNames()), KnownClusters(cfg))
+				p, config.List(cfg.Files, 20), nearNames(p, cfg.ClusterNames()), KnownClusters(cfg))
 		}
 	}
 	return out, nil
@@ -77,7 +77,7 @@ func nearNames(p string, names []string) string {
 		di, dj := parse.EditDistance(l, strings.ToLower(near[i])), parse.EditDistance(l, strings.ToLower(near[j]))
 		return di < dj || di == dj && near[i] < near[j]
 	})
-	return "; near: " + Names(near, nearCap)
+	return "; near: " + config.List(near, nearCap)
 }
 
 // KnownClusters lists the loaded clusters' names for a message, escaped and capped.
@@ -87,5 +87,5 @@ func KnownClusters(cfg *config.Config) string {
 		return "(none)"
 	}
 	sort.Strings(names)
-	return Names(names, 20)
+	return config.List(names, 20)
 }

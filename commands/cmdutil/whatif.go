@@ -9,10 +9,15 @@ import (
 )
 
 // CheckWhatIf rejects what-if inputs that name nothing in the
-// configuration: an --active-requests ADDRESS that is no host, a
-// --local-cluster that is no cluster. Ignoring them would answer a
-// question the user did not ask (contract: usage error, exit 2).
+// configuration: a --set-health or --local-cluster that is no cluster,
+// an --active-requests ADDRESS that is no host. Ignoring them would
+// answer a question the user did not ask (contract: usage error, exit 2).
 func CheckWhatIf(cfg *config.Config, opt model.Options) error {
+	for _, o := range opt.SetHealth {
+		if cfg.Cluster(o.Cluster) == nil {
+			return UsageErrorf("--set-health %s: no such cluster; the clusters are: %s", Name(o.Spec), KnownClusters(cfg))
+		}
+	}
 	if n := opt.LocalCluster; n != "" && cfg.Cluster(n) == nil {
 		return UsageErrorf("--local-cluster %q: no such cluster%s", n, NearestOf(n, cfg.ClusterNames(), "cluster"))
 	}

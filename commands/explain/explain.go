@@ -102,11 +102,6 @@ func runExplain(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	for _, o := range opt.SetHealth {
-		if cfg.Cluster(o.Cluster) == nil {
-			return cmdutil.UsageErrorf("--set-health %s: no such cluster; the clusters are: %s", cmdutil.Name(o.Spec), cmdutil.KnownClusters(cfg))
-		}
-	}
 	if err := cmdutil.CheckWhatIf(cfg, opt); err != nil {
 		return err
 	}

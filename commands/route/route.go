@@ -63,11 +63,6 @@ func runRoute(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	cmdutil.PrintWarnings(cmd, cfg)
-	for _, o := range whatIf.SetHealth {
-		if cfg.Cluster(o.Cluster) == nil {
-			return cmdutil.UsageErrorf("--set-health %s: no such cluster; the clusters are: %s", o.Spec, cmdutil.KnownClusters(cfg))
-		}
-	}
 	if err := cmdutil.CheckWhatIf(cfg, whatIf); err != nil {
 		return err
 	}

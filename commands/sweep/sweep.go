@@ -103,10 +103,8 @@ func runSweep(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	for _, o := range opt.Model.SetHealth {
-		if cfg.Cluster(o.Cluster) == nil {
-			return cmdutil.UsageErrorf("--set-health %s: no such cluster; the clusters are: %s", cmdutil.Name(o.Spec), cmdutil.KnownClusters(cfg))
-		}
+	if err := cmdutil.CheckWhatIf(cfg, opt.Model); err != nil {
+		return err
 	}
 	s, err := sweep.Build(cfg, cl, opt)
 	var ue *model.UsageError

@@ -58,11 +58,17 @@ func (g *Guard) Write(p []byte) (int, error) {
 		data = append(g.held, p...)
 		g.held = nil
 	}
-	if cut := heldFrom(data); cut < len(data) {
-		g.held = append([]byte(nil), data[cut:]...)
-		data = data[:cut]
+	plain, opener := scan(data)
+	if opener {
+		if cut := heldFrom(data); cut < len(data) {
+			g.held = append([]byte(nil), data[cut:]...)
+			data = data[:cut]
+			if !plain {
+				plain = Plain(data)
+			}
+		}
 	}
-	if err := g.emit(data); err != nil {
+	if err := g.emit(data, plain); err != nil {
 		return 0, err
 	}
 	return len(p), nil
@@ -80,15 +86,16 @@ func (g *Guard) Flush() error {
 func (g *Guard) flush() error {
 	data := g.held
 	g.held = nil
-	return g.emit(data)
+	return g.emit(data, Plain(data))
 }
 
-// emit spells, redacts and escapes data to g.w (under mu).
-func (g *Guard) emit(data []byte) error {
+// emit spells, redacts and escapes data to g.w (under mu); plain is
+// Plain(data).
+func (g *Guard) emit(data []byte, plain bool) error {
 	if len(data) == 0 {
 		return nil
 	}
-	if g.rep == nil && Plain(data) {
+	if g.rep == nil && plain {
 		// Nothing to spell, redact or escape (most output): no copy, no
 		// rescan.
 		_, err := g.w.Write(data)
@@ -153,24 +160,34 @@ var plainByte = func() (t [256]bool) {
 // conservative test: \r and ESC take the full path). A multi-byte
 // character is judged as Escape judges it.
 func Plain(p []byte) bool {
+	plain, _ := scan(p)
+	return plain
+}
+
+// scan is Plain's one pass over p, which also tells whether p may hold
+// a reference, whole or cut off at its end (heldFrom): only if it holds
+// Open's lead byte, or is not plain (scan stops at the first byte
+// Escape changes). An Open is never plain (Escape spells it).
+func scan(p []byte) (plain, opener bool) {
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		if plainByte[c] {
 			continue
 		}
 		if c < 0xc2 {
-			return false
+			return false, true
 		}
+		opener = opener || c == openBytes[0]
 		j := i + 1
 		for j < len(p) && p[j]&0xc0 == 0x80 {
 			j++
 		}
 		if ch := string(p[i:j]); escapesChar(ch) {
-			return false
+			return false, true
 		}
 		i = j - 1
 	}
-	return true
+	return true, opener
 }
 
 // Escape escapes control characters except newline and tab (DEL as

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // TestGuard: the output guard escapes control characters, lets lbctl's own
@@ -73,5 +75,23 @@ func TestPlainOutputIsUnescaped(t *testing.T) {
 	}
 	if Plain([]byte("a\x1b[31mb")) || Plain([]byte("a\u202eb")) || Plain([]byte("a\x7f")) || Plain([]byte("\r")) {
 		t.Fatal("a control character passed the fast path")
+	}
+}
+
+// scan says "no opener" only when heldFrom would hold nothing back, and
+// never calls an Open plain, for every cut of text around references.
+func TestScanOpener(t *testing.T) {
+	ref := option.SetHealth.String()
+	for _, s := range []string{"plain ascii\n", "a → b — c\n", "use " + ref + " x\n", "x" + option.Close, "\ue010 \xee\x81\x80", "\x1b[1mbold", "a\xee", "a\xee\x80"} {
+		for i := 0; i <= len(s); i++ {
+			p := []byte(s[:i])
+			plain, opener := scan(p)
+			if !opener && heldFrom(p) != len(p) {
+				t.Errorf("%q: no opener, yet heldFrom holds from %d", p, heldFrom(p))
+			}
+			if plain && bytes.Contains(p, openBytes) {
+				t.Errorf("%q: plain with an Open", p)
+			}
+		}
 	}
 }

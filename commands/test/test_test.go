@@ -9,6 +9,7 @@ import (
 
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/expect"
+	"github.com/lbctl/lbctl/commands/cmdutil"
 )
 
 const fx = "../../fixtures/"
@@ -123,5 +124,24 @@ func TestInitRoundTrip(t *testing.T) {
 	// backend, aggregate_cluster, primary, secondary, tertiary, ring (+ removal), murmur (+ removal)
 	if !strings.HasSuffix(res.String(), "\n9 passed, 0 failed\n") {
 		t.Errorf("%s", res)
+	}
+}
+
+// Reports refuses a set_health naming no cluster with the usage error
+// lbctl route gives (expect checks TESTS files first; this guards any
+// other caller of Reports), for request and cluster figures alike.
+func TestReportsUnknownSetHealth(t *testing.T) {
+	cfg, err := config.Load([]config.Input{{Path: fx + "aggregate.yaml"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Reports(cfg)
+	g := expect.Given{SetHealth: []string{"nope=50"}}
+	const want = "--set-health nope=50: no such cluster; the clusters are: aggregate_cluster, primary, secondary, tertiary"
+	if _, err := rep.Request(expect.Request{Path: "/"}, g); err == nil || err.Error() != want || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+		t.Errorf("Request: %v", err)
+	}
+	if _, err := rep.Cluster("primary", g); err == nil || err.Error() != want || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+		t.Errorf("Cluster: %v", err)
 	}
 }
