@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
 
 	"github.com/lbctl/lbctl/lbmodel"
@@ -21,8 +20,8 @@ const maxSummaryRoutes = 20
 // its subsets, its fallback, the routes that reach it and where their
 // criteria lead, and the configuration's problems. Nil for a cluster
 // without subsets.
-func subsetNotes(c *config.Config, cl *config.Cluster) []string {
-	s, probs := model.Subset(c, cl)
+func subsetNotes(r *model.Result) []string {
+	s, probs, cl := r.Subset, r.SubsetProblems, r.Cluster
 	var out []string
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	for _, p := range probs {
@@ -39,8 +38,7 @@ func subsetNotes(c *config.Config, cl *config.Cluster) []string {
 		add("%s has no subset_selectors, so subset load balancing is off and host metadata is ignored", src)
 		return out
 	}
-	m := model.Get(c, cl)
-	lb, err := subset.NewLB(s.Config, m.Hosts)
+	lb, err := subset.NewLB(s.Config, r.SubsetHosts)
 	if err != nil {
 		add("subset config: %v", err)
 		return out
@@ -68,7 +66,7 @@ func subsetNotes(c *config.Config, cl *config.Cluster) []string {
 		fb += ": requests whose criteria match no subset fail"
 	}
 	add("requests without matching criteria use the %s; the host shares above are over all hosts, and each request's subset narrows them (see lbctl subset --cluster %s)", fb, cl.Name())
-	routes := c.RoutesTo(cl.Name())
+	routes := r.Routes
 	for i, t := range routes {
 		if i == maxSummaryRoutes {
 			add("… and %d more route target(s): see lbctl subset --route NAME", len(routes)-i)
