@@ -51,7 +51,7 @@ func Partial(c *config.Config, clusters []*config.Cluster, opt model.Options) (*
 		res, err := model.Resolve(c, clusters[i], opt)
 		var cr traffic.ClusterReport
 		if err == nil {
-			cr, err = explainCluster(res, opt)
+			cr, err = explainCluster(&res, opt)
 		}
 		results[i] = clusterResult{cr, err}
 	})
