@@ -36,8 +36,8 @@ var _ = register(&Rule{
 			if s == nil || !s.Config.Enabled() || len(probs.Errors()) > 0 || m.IsAggregate {
 				continue
 			}
-			lb, err := lbsubset.NewLB(s.Config, m.Hosts)
-			if err != nil {
+			lb := s.LB // built over the memoized hosts, as m's
+			if lb == nil {
 				continue
 			}
 			var lost []lbmodel.Host

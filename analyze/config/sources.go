@@ -150,6 +150,44 @@ func (s *locations) ValuePos(m proto.Message, field string) Pos {
 	return nodePos(treeOf(n).File, n)
 }
 
+// Place names a spot Places finds: message Msg itself, or its field
+// Field (the key; the value when Value).
+type Place struct {
+	Msg   proto.Message
+	Field string
+	Value bool
+}
+
+// Places finds every place as Pos, FieldPos and ValuePos do, in one pass:
+// a cluster's reports gather what they point at and ask once.
+func (s *locations) Places(ps []Place) []Pos {
+	nodes := make([]node, len(ps))
+	found := make([]bool, len(ps))
+	for i, p := range ps {
+		nodes[i], found[i] = s.located(p.Msg)
+	}
+	at := make([]node, len(ps))
+	for i, p := range ps {
+		at[i] = nodes[i]
+		if p.Field == "" || !found[i] {
+			continue
+		}
+		a, b := fieldSpellings(p.Msg, p.Field)
+		if v, k := parse.MapGet(nodes[i], a, b); p.Value && v.OK() {
+			at[i] = v
+		} else if !p.Value && k.OK() {
+			at[i] = k
+		}
+	}
+	out := make([]Pos, len(ps))
+	for i := range ps {
+		if found[i] {
+			out[i] = nodePos(treeOf(nodes[i]).File, at[i])
+		}
+	}
+	return out
+}
+
 // ElemPos is where element i of a repeated scalar field of m is written.
 func (s *locations) ElemPos(m proto.Message, field string, i int) Pos {
 	n, ok := s.located(m)

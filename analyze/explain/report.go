@@ -53,7 +53,7 @@ func Partial(c *config.Config, clusters []*config.Cluster, opt model.Options) (*
 		if err == nil {
 			cr, err = explainCluster(&res, opt)
 		}
-		results[i] = clusterResult{cr, err}
+		results[i] = clusterResult{cr, err, res.Pos}
 	})
 	r := &traffic.Report{Clusters: make([]traffic.ClusterReport, 0, len(clusters))}
 	var rejected []*model.RejectedError
@@ -65,7 +65,7 @@ func Partial(c *config.Config, clusters []*config.Cluster, opt model.Options) (*
 			continue
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: cluster %q: %w", c.Sources.Pos(cl.Proto), cl.Name(), err)
+			return nil, nil, fmt.Errorf("%s: cluster %q: %w", results[i].pos, cl.Name(), err)
 		}
 		r.Clusters = append(r.Clusters, results[i].cr)
 	}
@@ -75,6 +75,7 @@ func Partial(c *config.Config, clusters []*config.Cluster, opt model.Options) (*
 type clusterResult struct {
 	cr  traffic.ClusterReport
 	err error
+	pos config.Pos // where the cluster is, for its error
 }
 
 // explainCluster is r's report, built from r alone.

@@ -38,11 +38,7 @@ func subsetNotes(r *model.Result) []string {
 		add("%s has no subset_selectors, so subset load balancing is off and host metadata is ignored", src)
 		return out
 	}
-	lb, err := subset.NewLB(s.Config, r.SubsetHosts)
-	if err != nil {
-		add("subset config: %v", err)
-		return out
-	}
+	lb := s.LB // built over r.SubsetHosts
 	subsets := lb.Subsets()
 	names := make([]string, 0, len(subsets))
 	for i, e := range subsets {

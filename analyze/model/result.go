@@ -34,15 +34,6 @@ type Result struct {
 	Children []Child
 }
 
-// Local is what the config says of this Envoy's own place.
-type Local struct {
-	Cluster        string // local cluster name, "" when none
-	ClusterDefined bool
-	Locality       *lbmodel.Locality // --zone or node.locality
-	LocalityKnown  bool
-	HasBootstrap   bool
-}
-
 // Child is one listed cluster of an aggregate; Result is nil unless Kind
 // is lbmodel.ChildPresent.
 type Child struct {
@@ -54,41 +45,71 @@ type Child struct {
 
 // Resolve is cl's Result: the one place a report reads the config for a
 // cluster. Errors come in the order a report meets them. A value: one
-// per cluster of a 10k-cluster dump stays off the heap.
+// per cluster of a 10k-cluster dump stays off the heap. Pos is set even
+// with an error, which it places.
 func Resolve(c *config.Config, cl *config.Cluster, opt Options) (Result, error) {
-	m, notes, err := With(c, cl, opt)
-	if err != nil {
-		return Result{}, err
+	r := Result{Cluster: cl}
+	local := LocalOf(c, opt)
+	own, children := r.lookup(c)
+	r.Pos = own.Settings.Pos.Cluster
+	// The cluster, then an aggregate's listed clusters, each resolved
+	// alike from its entry.
+	for i := 0; i <= len(children); i++ {
+		res, e := &r, own
+		if i > 0 {
+			res, e = children[i-1].Result, children[i-1].entry
+		}
+		m, notes, err := e.With(opt)
+		if err != nil {
+			return Result{Pos: r.Pos}, err
+		}
+		res.Model, res.Notes, res.Settings = m, notes, e.Settings
+		if i == 0 {
+			if m.IsAggregate {
+				continue
+			}
+			r.Subset, r.SubsetProblems = e.Subset, e.SubsetProblems
+			if r.Subset != nil && r.Subset.Config.Enabled() {
+				r.SubsetHosts = e.Model.Hosts
+			}
+			if PerRequestHosts(cl.Proto) != "" {
+				break
+			}
+		}
+		res.Input, res.HostLB, err = Input(res.Cluster, m, res.Settings, local, opt)
+		if err != nil && i > 0 {
+			return r, fmt.Errorf("child %q: %w", res.Cluster.Name(), err)
+		}
+		if err != nil {
+			return r, err
+		}
+		if i == 0 {
+			r.Local = local
+		}
 	}
-	r := Result{Cluster: cl, Model: m, Notes: notes, Settings: Settings(c, cl), Pos: c.Sources.Pos(cl.Proto)}
-	if m.IsAggregate {
-		err := r.children(c, opt)
-		return r, err
-	}
-	r.Subset, r.SubsetProblems = Subset(c, cl)
-	if r.Subset != nil && r.Subset.Config.Enabled() {
-		r.SubsetHosts = Get(c, cl).Hosts
-	}
-	if r.Subset != nil && r.Subset.Config.Enabled() || !IsHashPolicy(m.Policy) {
+	if r.Subset != nil && r.Subset.Config.Enabled() || !r.Model.IsAggregate && !IsHashPolicy(r.Model.Policy) {
 		r.Routes = c.RoutesTo(cl.Name())
 	}
-	if PerRequestHosts(cl.Proto) != "" {
-		return r, nil
-	}
-	r.Input, r.HostLB, err = Input(c, cl, m, r.Settings, opt)
-	if err != nil {
-		return r, err
-	}
-	name := LocalClusterName(c, opt)
-	_, known := NodeLocality(c, opt)
-	r.Local = Local{Cluster: name, ClusterDefined: name != "" && c.Cluster(name) != nil,
-		Locality: LocalLocality(c, opt), LocalityKnown: known, HasBootstrap: len(c.Bootstraps) > 0}
 	return r, nil
 }
 
-func (r *Result) children(c *config.Config, opt Options) error {
-	r.Children = make([]Child, len(r.Model.Aggregate))
-	for i, name := range r.Model.Aggregate {
+// part is one cluster Resolve reads, with its entry.
+type part struct {
+	*Result
+	entry *Entry
+}
+
+// lookup is the entries Resolve reads: r's cluster's, and for an
+// aggregate each present child's (r.Children is set).
+func (r *Result) lookup(c *config.Config) (*Entry, []part) {
+	own := Lookup(c, r.Cluster)
+	names := own.Model.Aggregate
+	if !own.Model.IsAggregate {
+		return own, nil
+	}
+	var parts []part
+	r.Children = make([]Child, len(names))
+	for i, name := range names {
 		ch := &r.Children[i]
 		ch.Name = name
 		ccl := c.Cluster(name)
@@ -96,21 +117,12 @@ func (r *Result) children(c *config.Config, opt Options) error {
 		switch {
 		case ccl == nil:
 			ch.Kind = lbmodel.ChildMissing
-			continue
 		case IsAggregate(ccl):
 			ch.Kind = lbmodel.ChildAggregate
-			continue
+		default:
+			ch.Result = &Result{Cluster: ccl}
+			parts = append(parts, part{ch.Result, Lookup(c, ccl)})
 		}
-		cm, notes, err := With(c, ccl, opt)
-		if err != nil {
-			return err
-		}
-		cr := &Result{Cluster: ccl, Model: cm, Notes: notes, Settings: Settings(c, ccl)}
-		cr.Input, cr.HostLB, err = Input(c, ccl, cm, cr.Settings, opt)
-		if err != nil {
-			return fmt.Errorf("child %q: %w", name, err)
-		}
-		ch.Result = cr
 	}
-	return nil
+	return own, parts
 }

@@ -24,6 +24,8 @@ func (s *SubsetSetup) ChildSettings(c *config.Config, cl *config.Cluster) LBSett
 		out.Typed = child
 		out.typedEntry(c, child, 0)
 	}
+	// The child may set its own ring or table size.
+	out.locate(c.Sources.Places(out.places(cl)))
 	return out
 }
 

@@ -148,7 +148,7 @@ func poolShares(c *config.Config, cl *config.Cluster, s *model.SubsetSetup, m *m
 	if !locality {
 		ps.LocalityWeighted = false
 	}
-	in, hp, err := model.Input(c, cl, pm, ps, opt)
+	in, hp, err := model.Input(cl, pm, ps, model.LocalOf(c, opt), opt)
 	if err != nil {
 		return poolResult{}, err
 	}
