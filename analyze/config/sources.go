@@ -158,34 +158,28 @@ type Place struct {
 	Value bool
 }
 
-// Places finds every place as Pos, FieldPos and ValuePos do, in one pass:
-// a cluster's reports gather what they point at and ask once.
-func (s *locations) Places(ps []Place) []Pos {
-	nodes := make([]node, len(ps))
-	found := make([]bool, len(ps))
-	for i, p := range ps {
-		nodes[i], found[i] = s.located(p.Msg)
-	}
-	at := make([]node, len(ps))
-	for i, p := range ps {
-		at[i] = nodes[i]
-		if p.Field == "" || !found[i] {
+// AppendPlaces appends where each of ps is, as Pos, FieldPos and
+// ValuePos find it, to dst: a cluster's reports gather what they point at
+// and ask once.
+func (s *locations) AppendPlaces(dst []Pos, ps []Place) []Pos {
+	for _, p := range ps {
+		n, ok := s.located(p.Msg)
+		if !ok {
+			dst = append(dst, Pos{})
 			continue
 		}
-		a, b := fieldSpellings(p.Msg, p.Field)
-		if v, k := parse.MapGet(nodes[i], a, b); p.Value && v.OK() {
-			at[i] = v
-		} else if !p.Value && k.OK() {
-			at[i] = k
+		at := n
+		if p.Field != "" {
+			a, b := fieldSpellings(p.Msg, p.Field)
+			if v, k := parse.MapGet(n, a, b); p.Value && v.OK() {
+				at = v
+			} else if !p.Value && k.OK() {
+				at = k
+			}
 		}
+		dst = append(dst, nodePos(treeOf(n).File, at))
 	}
-	out := make([]Pos, len(ps))
-	for i := range ps {
-		if found[i] {
-			out[i] = nodePos(treeOf(nodes[i]).File, at[i])
-		}
-	}
-	return out
+	return dst
 }
 
 // ElemPos is where element i of a repeated scalar field of m is written.

@@ -53,11 +53,14 @@ func Partial(c *config.Config, clusters []*config.Cluster, opt model.Options) (*
 		if err == nil {
 			cr, err = explainCluster(&res, opt)
 		}
-		results[i] = clusterResult{cr, err, res.Pos}
+		if err != nil {
+			err = placed(err, res.Pos, clusters[i].Name())
+		}
+		results[i] = clusterResult{cr, err}
 	})
 	r := &traffic.Report{Clusters: make([]traffic.ClusterReport, 0, len(clusters))}
 	var rejected []*model.RejectedError
-	for i, cl := range clusters {
+	for i := range clusters {
 		err := results[i].err
 		var re *model.RejectedError
 		if errors.As(err, &re) {
@@ -65,17 +68,26 @@ func Partial(c *config.Config, clusters []*config.Cluster, opt model.Options) (*
 			continue
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: cluster %q: %w", results[i].pos, cl.Name(), err)
+			return nil, nil, err
 		}
 		r.Clusters = append(r.Clusters, results[i].cr)
 	}
 	return r, rejected, nil
 }
 
+// placed is err positioned at its cluster, unless Envoy rejects the
+// cluster (a *model.RejectedError is placed already).
+func placed(err error, pos config.Pos, name string) error {
+	var re *model.RejectedError
+	if errors.As(err, &re) {
+		return err
+	}
+	return fmt.Errorf("%s: cluster %q: %w", pos, name, err)
+}
+
 type clusterResult struct {
 	cr  traffic.ClusterReport
-	err error
-	pos config.Pos // where the cluster is, for its error
+	err error // positioned at the cluster, unless a *model.RejectedError
 }
 
 // explainCluster is r's report, built from r alone.

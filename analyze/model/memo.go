@@ -70,11 +70,12 @@ func Lookup(c *config.Config, cl *config.Cluster) *Entry {
 		// Every position the cluster's reports read, found at once.
 		own := e.Settings.places(cl)
 		at := sub.places()
-		places := append(own, at...)
+		places := append(own[:], at...)
 		if e.Subset != nil {
 			places = append(places, e.Subset.at)
 		}
-		got := c.Sources.Places(places)
+		var buf [8]config.Pos
+		got := c.Sources.AppendPlaces(buf[:0], places)
 		e.Settings.locate(got[:len(own)])
 		e.SubsetProblems = sub.locate(got[len(own) : len(own)+len(at)])
 		if e.Subset != nil {

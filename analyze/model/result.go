@@ -41,6 +41,7 @@ type Child struct {
 	Kind        lbmodel.ChildKind
 	EDSUnloaded bool // an EDS cluster whose endpoints are not in the input
 	*Result
+	entry *Entry
 }
 
 // Resolve is cl's Result: the one place a report reads the config for a
@@ -50,21 +51,23 @@ type Child struct {
 func Resolve(c *config.Config, cl *config.Cluster, opt Options) (Result, error) {
 	r := Result{Cluster: cl}
 	local := LocalOf(c, opt)
-	own, children := r.lookup(c)
+	own := r.lookup(c)
 	r.Pos = own.Settings.Pos.Cluster
 	// The cluster, then an aggregate's listed clusters, each resolved
 	// alike from its entry.
-	for i := 0; i <= len(children); i++ {
+	for i := -1; i < len(r.Children); i++ {
 		res, e := &r, own
-		if i > 0 {
-			res, e = children[i-1].Result, children[i-1].entry
+		if i >= 0 {
+			if res, e = r.Children[i].Result, r.Children[i].entry; res == nil {
+				continue
+			}
 		}
 		m, notes, err := e.With(opt)
 		if err != nil {
 			return Result{Pos: r.Pos}, err
 		}
 		res.Model, res.Notes, res.Settings = m, notes, e.Settings
-		if i == 0 {
+		if i < 0 {
 			if m.IsAggregate {
 				continue
 			}
@@ -77,13 +80,13 @@ func Resolve(c *config.Config, cl *config.Cluster, opt Options) (Result, error) 
 			}
 		}
 		res.Input, res.HostLB, err = Input(res.Cluster, m, res.Settings, local, opt)
-		if err != nil && i > 0 {
+		if err != nil && i >= 0 {
 			return r, fmt.Errorf("child %q: %w", res.Cluster.Name(), err)
 		}
 		if err != nil {
 			return r, err
 		}
-		if i == 0 {
+		if i < 0 {
 			r.Local = local
 		}
 	}
@@ -93,21 +96,14 @@ func Resolve(c *config.Config, cl *config.Cluster, opt Options) (Result, error) 
 	return r, nil
 }
 
-// part is one cluster Resolve reads, with its entry.
-type part struct {
-	*Result
-	entry *Entry
-}
-
-// lookup is the entries Resolve reads: r's cluster's, and for an
-// aggregate each present child's (r.Children is set).
-func (r *Result) lookup(c *config.Config) (*Entry, []part) {
+// lookup is r's cluster's entry; for an aggregate it sets r.Children,
+// each present child with its entry.
+func (r *Result) lookup(c *config.Config) *Entry {
 	own := Lookup(c, r.Cluster)
-	names := own.Model.Aggregate
 	if !own.Model.IsAggregate {
-		return own, nil
+		return own
 	}
-	var parts []part
+	names := own.Model.Aggregate
 	r.Children = make([]Child, len(names))
 	for i, name := range names {
 		ch := &r.Children[i]
@@ -120,9 +116,8 @@ func (r *Result) lookup(c *config.Config) (*Entry, []part) {
 		case IsAggregate(ccl):
 			ch.Kind = lbmodel.ChildAggregate
 		default:
-			ch.Result = &Result{Cluster: ccl}
-			parts = append(parts, part{ch.Result, Lookup(c, ccl)})
+			ch.Result, ch.entry = &Result{Cluster: ccl}, Lookup(c, ccl)
 		}
 	}
-	return own, parts
+	return own
 }

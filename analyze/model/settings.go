@@ -70,8 +70,8 @@ type SettingsPos struct {
 }
 
 // places are the places SettingsPos is read from, in its order.
-func (s *LBSettings) places(cl *config.Cluster) []config.Place {
-	return []config.Place{{Msg: cl.Proto}, {Msg: s.RejectedAt}, {Msg: s.RingFrom}, {Msg: s.MaglevFrom, Field: "table_size", Value: true}}
+func (s *LBSettings) places(cl *config.Cluster) [4]config.Place {
+	return [4]config.Place{{Msg: cl.Proto}, {Msg: s.RejectedAt}, {Msg: s.RingFrom}, {Msg: s.MaglevFrom, Field: "table_size", Value: true}}
 }
 
 // locate sets Pos from the positions of places.

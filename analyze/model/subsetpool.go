@@ -25,7 +25,8 @@ func (s *SubsetSetup) ChildSettings(c *config.Config, cl *config.Cluster) LBSett
 		out.typedEntry(c, child, 0)
 	}
 	// The child may set its own ring or table size.
-	out.locate(c.Sources.Places(out.places(cl)))
+	places := out.places(cl)
+	out.locate(c.Sources.AppendPlaces(nil, places[:]))
 	return out
 }
 
