@@ -67,20 +67,7 @@ func Lookup(c *config.Config, cl *config.Cluster) *Entry {
 		e.Settings = settingsOf(c, cl)
 		var sub placed
 		e.Subset, sub = subsetOf(c, cl, e.Model)
-		// Every position the cluster's reports read, found at once.
-		own := e.Settings.places(cl)
-		at := sub.places()
-		places := append(own[:], at...)
-		if e.Subset != nil {
-			places = append(places, e.Subset.at)
-		}
-		var buf [8]config.Pos
-		got := c.Sources.AppendPlaces(buf[:0], places)
-		e.Settings.locate(got[:len(own)])
-		e.SubsetProblems = sub.locate(got[len(own) : len(own)+len(at)])
-		if e.Subset != nil {
-			e.Subset.Pos = got[len(got)-1]
-		}
+		e.locate(c, cl, sub)
 	})
 	return &me.e
 }

@@ -56,37 +56,8 @@ type LBSettings struct {
 	// no_factory, wrr_child or wrr_no_child.
 	RejectedWhy string
 	// Pos is where these settings are written, found with the cluster's
-	// other places (locate): a rejection is reported there.
+	// other places (Entry.locate): a rejection is reported there.
 	Pos SettingsPos
-}
-
-// SettingsPos is where a cluster's settings are written; each falls back
-// to the cluster when its message has no position.
-type SettingsPos struct {
-	Cluster  config.Pos
-	Rejected config.Pos // RejectedAt
-	Ring     config.Pos // RingFrom
-	Maglev   config.Pos // MaglevFrom's table_size
-}
-
-// places are the places SettingsPos is read from, in its order.
-func (s *LBSettings) places(cl *config.Cluster) [4]config.Place {
-	return [4]config.Place{{Msg: cl.Proto}, {Msg: s.RejectedAt}, {Msg: s.RingFrom}, {Msg: s.MaglevFrom, Field: "table_size", Value: true}}
-}
-
-// locate sets Pos from the positions of places.
-func (s *LBSettings) locate(got []config.Pos) {
-	p := SettingsPos{Cluster: got[0], Rejected: got[1], Ring: got[0], Maglev: got[0]}
-	if p.Rejected.File == "" {
-		p.Rejected = p.Cluster
-	}
-	if s.RingFrom != nil {
-		p.Ring = got[2]
-	}
-	if s.MaglevFrom != nil {
-		p.Maglev = got[3]
-	}
-	s.Pos = p
 }
 
 // settingsOf reads cl's load-balancer settings (Settings memoizes it).

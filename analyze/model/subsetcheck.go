@@ -11,34 +11,6 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 )
 
-// placed are problems before their positions are found: each at is
-// found with the cluster's other places in one pass (Lookup).
-type placed []placedProblem
-
-type placedProblem struct {
-	at config.Place
-	config.Problem
-}
-
-// places are where the problems are, in order.
-func (p placed) places() []config.Place {
-	out := make([]config.Place, len(p))
-	for i := range p {
-		out[i] = p[i].at
-	}
-	return out
-}
-
-// locate is the problems, positioned at got (the positions of places).
-func (p placed) locate(got []config.Pos) config.Problems {
-	out := make(config.Problems, len(p))
-	for i := range p {
-		out[i] = p[i].Problem
-		out[i].Pos = got[i]
-	}
-	return out
-}
-
 // check validates the selectors one by one, so each rejection points at
 // its own selector, builds the subset load balancer (s.LB) when they are
 // valid, and reports the settings it warns about that have a place in the

@@ -26,7 +26,7 @@ func (s *SubsetSetup) ChildSettings(c *config.Config, cl *config.Cluster) LBSett
 	}
 	// The child may set its own ring or table size.
 	places := out.places(cl)
-	out.locate(c.Sources.AppendPlaces(nil, places[:]))
+	out.setPos(c.Sources.AppendPlaces(nil, places[:]))
 	return out
 }
 
