@@ -22,11 +22,7 @@ var _ = register(&Rule{
 			if s.Rejected == "" || !(s.RejectedWhy == "subset" || s.RejectedWhy == "common" || s.RejectedWhy == "wrr_child") {
 				continue
 			}
-			pos := p.Cfg.Sources.Pos(s.RejectedAt)
-			if pos.File == "" {
-				pos = p.Cfg.Sources.Pos(cl.Proto)
-			}
-			p.Report(pos, "cluster %q: Envoy rejects this cluster: %s", cl.Name(), s.Rejected)
+			p.Report(s.Pos.Rejected, "cluster %q: Envoy rejects this cluster: %s", cl.Name(), s.Rejected)
 		}
 	},
 })

@@ -8,7 +8,6 @@ import (
 	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/lbmodel"
-	lbsubset "github.com/lbctl/lbctl/lbmodel/subset"
 )
 
 // LB1311 subset-host-unreachable: lbctl's own rule.
@@ -35,8 +34,8 @@ var _ = register(&Rule{
 			if s == nil || !s.Config.Enabled() || len(probs.Errors()) > 0 || m.IsAggregate {
 				continue
 			}
-			lb, err := lbsubset.NewLB(s.Config, m.Hosts)
-			if err != nil {
+			lb := s.LB // built over the memoized hosts, as m's
+			if lb == nil {
 				continue
 			}
 			why := model.UnreachedHealthy(cl, m, lb)

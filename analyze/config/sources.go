@@ -150,6 +150,38 @@ func (s *locations) ValuePos(m proto.Message, field string) Pos {
 	return nodePos(treeOf(n).File, n)
 }
 
+// Place names a spot Places finds: message Msg itself, or its field
+// Field (the key; the value when Value).
+type Place struct {
+	Msg   proto.Message
+	Field string
+	Value bool
+}
+
+// AppendPlaces appends where each of ps is, as Pos, FieldPos and
+// ValuePos find it, to dst: a cluster's reports gather what they point at
+// and ask once.
+func (s *locations) AppendPlaces(dst []Pos, ps []Place) []Pos {
+	for _, p := range ps {
+		n, ok := s.located(p.Msg)
+		if !ok {
+			dst = append(dst, Pos{})
+			continue
+		}
+		at := n
+		if p.Field != "" {
+			a, b := fieldSpellings(p.Msg, p.Field)
+			if v, k := parse.MapGet(n, a, b); p.Value && v.OK() {
+				at = v
+			} else if !p.Value && k.OK() {
+				at = k
+			}
+		}
+		dst = append(dst, nodePos(treeOf(n).File, at))
+	}
+	return dst
+}
+
 // ElemPos is where element i of a repeated scalar field of m is written.
 func (s *locations) ElemPos(m proto.Message, field string, i int) Pos {
 	n, ok := s.located(m)

@@ -26,7 +26,7 @@ type InitCluster struct {
 func InitClusters(c *config.Config, clusters []*config.Cluster) []InitCluster {
 	out := make([]InitCluster, 0, len(clusters))
 	for _, cl := range clusters {
-		m := model.Of(c, cl)
+		m := model.Get(c, cl)
 		ic := InitCluster{Name: m.Name, Hashing: model.IsHashPolicy(m.Policy)}
 		for _, h := range m.Hosts {
 			ic.Hosts = append(ic.Hosts, h.Address)

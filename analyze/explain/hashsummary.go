@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/placement"
 )
@@ -15,11 +14,12 @@ import (
 // warning when routes to them set a hash_policy, which only hashing load
 // balancers use (LoadBalancerContext::computeHashKey is read by
 // ThreadAwareLoadBalancerBase only).
-func hashNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.LBSettings, opt model.Options) []string {
+func hashNotes(r *model.Result) []string {
+	m, s := r.Model, r.Settings
 	if !model.IsHashPolicy(m.Policy) {
 		var with []string
 		seen := map[string]bool{}
-		for _, r := range c.RoutesTo(m.Name) {
+		for _, r := range r.Routes {
 			if r.HasHashPolicy() && !seen[r.Label] {
 				seen[r.Label] = true
 				with = append(with, r.Label)
@@ -33,7 +33,7 @@ func hashNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.LBS
 	if len(m.Hosts) == 0 {
 		return nil
 	}
-	local := model.LocalLocality(c, opt)                             // --zone orders the hosts as in the shares
+	local := r.Local.Locality                                        // --zone orders the hosts as in the shares
 	hs, err := placement.BuildShares(m.Policy, m.Hosts, m, s, local) // a summary: no lookups
 	if err != nil {
 		return []string{fmt.Sprintf("the %s cannot be built: %v", placement.StructureName(m.Policy), err)}

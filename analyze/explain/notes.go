@@ -13,8 +13,9 @@ import (
 
 // clusterNotes explain, in plain language, why a cluster's numbers are what they
 // are: spill-over, panic, ignored settings, what lbctl cannot compute.
-func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.LBSettings, in lbmodel.ClusterInput, sh lbmodel.Shares, hp *model.HostPolicy, opt model.Options) []string {
-	out := subsetNotes(c, cl)
+func clusterNotes(r *model.Result, sh lbmodel.Shares, opt model.Options) []string {
+	cl, m, s, in, hp := r.Cluster, r.Model, r.Settings, r.Input, r.HostLB
+	out := subsetNotes(r)
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	if len(m.Hosts) == 0 {
 		switch {
@@ -107,17 +108,17 @@ func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.
 		if sh.LocalClusterPanic {
 			add("zone-aware routing is skipped: the local cluster is in panic")
 		}
-	} else if name := model.LocalClusterName(c, opt); name == "" && s.ZoneAwareSet && len(c.Bootstraps) == 0 {
+	} else if name := r.Local.Cluster; name == "" && s.ZoneAwareSet && !r.Local.HasBootstrap {
 		// xDS resources alone do not say: the bootstrap names the local cluster.
 		add("zone_aware_lb_config is set; whether zone-aware routing happens depends on the bootstrap's cluster_manager.local_cluster_name, which is not in the input (pass the bootstrap, or %s)", option.LocalCluster)
 	} else if name == "" && s.ZoneAwareSet {
 		add("zone_aware_lb_config is set but no local cluster is configured (cluster_manager.local_cluster_name or %s), so zone-aware routing never happens", option.LocalCluster)
-	} else if name != "" && c.Cluster(name) == nil && name != m.Name {
+	} else if name != "" && !r.Local.ClusterDefined && name != m.Name {
 		add("the local cluster %q is not in the loaded config, so zone-aware routing cannot be computed", name)
 	} else if name != "" && s.LocalityWeighted {
 		// Locality weighting takes precedence; nothing to add.
 	} else if name != "" {
-		if _, ok := model.NodeLocality(c, opt); !ok {
+		if !r.Local.LocalityKnown {
 			add("a local cluster is configured but this Envoy's locality is unknown (node.locality or %s), so zone-aware routing cannot be computed", option.Zone)
 		}
 	}
@@ -131,7 +132,7 @@ func clusterNotes(c *config.Config, cl *config.Cluster, m *model.Model, s model.
 	if t := cl.Proto.GetType().String(); t == "STRICT_DNS" || t == "LOGICAL_DNS" {
 		add("%s is %s: each address is a DNS name that Envoy resolves at run time (STRICT_DNS makes one host per resolved IP); lbctl counts one host per configured address", m.Name, t)
 	}
-	out = append(out, hashNotes(c, cl, m, s, opt)...)
+	out = append(out, hashNotes(r)...)
 	return out
 }
 
@@ -165,7 +166,8 @@ func levelList(load lbmodel.PriorityLoad, f func(lbmodel.LevelLoad) int) string 
 }
 
 // aggregateNotes explain an aggregate cluster's top tier.
-func aggregateNotes(c *config.Config, m *model.Model, as lbmodel.AggregateShares, childLB map[string]*model.HostPolicy) []string {
+func aggregateNotes(r *model.Result, as lbmodel.AggregateShares, childLB map[string]*model.HostPolicy) []string {
+	m := r.Model
 	var out []string
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	if len(m.Aggregate) == 0 {
@@ -173,24 +175,25 @@ func aggregateNotes(c *config.Config, m *model.Model, as lbmodel.AggregateShares
 		return out
 	}
 	seen := map[string]bool{}
-	for _, name := range m.Aggregate {
+	for _, ch := range r.Children {
+		name := ch.Name
 		switch {
 		case seen[name]:
 			add("child %q is listed more than once: Envoy adds its priorities again for each listing, so it gets a larger share", name)
 			continue
 		case name == m.Name:
 			add("%s lists itself: an aggregate has no hosts of its own, so that entry contributes nothing", m.Name)
-		case c.Cluster(name) == nil:
+		case ch.Kind == lbmodel.ChildMissing:
 			add("child cluster %q is not defined in the loaded config; Envoy skips it silently", name)
-		case model.IsAggregate(c.Cluster(name)):
+		case ch.Kind == lbmodel.ChildAggregate:
 			add("child %q is itself an aggregate cluster: Envoy does not descend into it, so it contributes no priorities and receives no traffic", name)
 		}
 		seen[name] = true
 	}
 	if len(as.Load.Levels) == 0 {
 		missing := 0
-		for _, name := range m.Aggregate {
-			if cl := c.Cluster(name); cl != nil && edsUnloaded(cl) {
+		for _, ch := range r.Children {
+			if ch.EDSUnloaded {
 				missing++
 			}
 		}

@@ -49,12 +49,19 @@ func Partial(c *config.Config, clusters []*config.Cluster, opt model.Options) (*
 	// of a sequential run.
 	results := make([]clusterResult, len(clusters))
 	model.Parallel(len(clusters), func(i int) {
-		cr, err := explainCluster(c, clusters[i], opt)
+		res, err := model.Resolve(c, clusters[i], opt)
+		var cr traffic.ClusterReport
+		if err == nil {
+			cr, err = explainCluster(&res, opt)
+		}
+		if err != nil {
+			err = placed(err, res.Pos, clusters[i].Name())
+		}
 		results[i] = clusterResult{cr, err}
 	})
 	r := &traffic.Report{Clusters: make([]traffic.ClusterReport, 0, len(clusters))}
 	var rejected []*model.RejectedError
-	for i, cl := range clusters {
+	for i := range clusters {
 		err := results[i].err
 		var re *model.RejectedError
 		if errors.As(err, &re) {
@@ -62,24 +69,31 @@ func Partial(c *config.Config, clusters []*config.Cluster, opt model.Options) (*
 			continue
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: cluster %q: %w", c.Sources.Pos(cl.Proto), cl.Name(), err)
+			return nil, nil, err
 		}
 		r.Clusters = append(r.Clusters, results[i].cr)
 	}
 	return r, rejected, nil
 }
 
-type clusterResult struct {
-	cr  traffic.ClusterReport
-	err error
+// placed is err positioned at its cluster, unless Envoy rejects the
+// cluster (a *model.RejectedError is placed already).
+func placed(err error, pos config.Pos, name string) error {
+	var re *model.RejectedError
+	if errors.As(err, &re) {
+		return err
+	}
+	return fmt.Errorf("%s: cluster %q: %w", pos, name, err)
 }
 
-func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (traffic.ClusterReport, error) {
-	m, notes, err := model.With(c, cl, opt)
-	if err != nil {
-		return traffic.ClusterReport{}, err
-	}
-	s := model.Settings(c, cl)
+type clusterResult struct {
+	cr  traffic.ClusterReport
+	err error // positioned at the cluster, unless a *model.RejectedError
+}
+
+// explainCluster is r's report, built from r alone.
+func explainCluster(r *model.Result, opt model.Options) (traffic.ClusterReport, error) {
+	cl, m, s := r.Cluster, r.Model, r.Settings
 	cr := traffic.ClusterReport{
 		Name:                   m.Name,
 		LbPolicy:               m.Policy,
@@ -87,24 +101,21 @@ func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (tr
 		PanicThreshold:         m.PanicThreshold,
 		Priorities:             []traffic.PriorityReport{},
 		Hosts:                  []traffic.HostReport{},
-		Notes:                  notes,
-		File:                   c.Sources.Pos(cl.Proto).String(),
+		Notes:                  r.Notes,
+		File:                   r.Pos.String(),
 		EndpointsMissing:       len(m.Hosts) == 0 && edsUnloaded(cl),
 		HostsFromLiveHealth:    m.HostsFromLive,
 	}
 	if m.IsAggregate {
-		return explainAggregate(c, cr, m, opt)
+		return explainAggregate(r, cr, opt)
 	}
 	if t := model.PerRequestHosts(cl.Proto); t != "" {
 		cr.PerRequestHosts = t
-		cr.Notes = append(cr.Notes, subsetNotes(c, cl)...)
+		cr.Notes = append(cr.Notes, subsetNotes(r)...)
 		cr.Notes = append(cr.Notes, perRequestNote(cl, m.Name, t))
 		return cr, nil
 	}
-	in, hostLB, err := model.Input(c, cl, m, s, opt)
-	if err != nil {
-		return cr, err
-	}
+	in, hostLB := r.Input, r.HostLB
 	shares, err := lbmodel.ClusterShares(in)
 	if err != nil {
 		return cr, err
@@ -129,7 +140,7 @@ func explainCluster(c *config.Config, cl *config.Cluster, opt model.Options) (tr
 	if shares.Zone != nil {
 		cr.ZoneRouting = zoneReport(shares.Zone)
 	}
-	cr.Notes = append(cr.Notes, clusterNotes(c, cl, m, s, in, shares, hostLB, opt)...)
+	cr.Notes = append(cr.Notes, clusterNotes(r, shares, opt)...)
 	// The budgets reuse this model and input (and its tables).
 	return cr, addBudgets(in, opt, &cr)
 }
@@ -218,33 +229,20 @@ func (c *cleanCache) share(v float64) float64 {
 	return e.clean
 }
 
-func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model, opt model.Options) (traffic.ClusterReport, error) {
+func explainAggregate(r *model.Result, cr traffic.ClusterReport, opt model.Options) (traffic.ClusterReport, error) {
+	m := r.Model
 	ar := &traffic.AggregateReport{Clusters: append([]string{}, m.Aggregate...), Levels: []traffic.AggregateLevel{}, ClusterLoad: []traffic.AggregateClusterLd{}}
 	children := make([]lbmodel.AggregateChildInput, len(m.Aggregate))
 	childModels := map[string]*model.Model{}
 	childLB := map[string]*model.HostPolicy{}
-	for i, name := range m.Aggregate {
-		children[i] = lbmodel.AggregateChildInput{Name: name}
-		ccl := c.Cluster(name)
-		switch {
-		case ccl == nil:
-			children[i].Kind = lbmodel.ChildMissing
-			continue
-		case model.IsAggregate(ccl):
-			children[i].Kind = lbmodel.ChildAggregate
+	for i, ch := range r.Children {
+		children[i] = lbmodel.AggregateChildInput{Name: ch.Name, Kind: ch.Kind}
+		if ch.Result == nil {
 			continue
 		}
-		cm, notes, err := model.With(c, ccl, opt)
-		if err != nil {
-			return cr, err
-		}
-		cr.Notes = append(cr.Notes, notes...)
-		in, lb, err := model.Input(c, ccl, cm, model.Settings(c, ccl), opt)
-		if err != nil {
-			return cr, fmt.Errorf("child %q: %w", name, err)
-		}
-		children[i].Cluster = in
-		childModels[name], childLB[name] = cm, lb
+		cr.Notes = append(cr.Notes, ch.Notes...)
+		children[i].Cluster = ch.Input
+		childModels[ch.Name], childLB[ch.Name] = ch.Model, ch.HostLB
 	}
 	as, err := lbmodel.ComputeAggregateShares(children, m.PanicThreshold)
 	if err != nil {
@@ -253,8 +251,8 @@ func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model
 	if len(as.Load.Levels) == 0 {
 		// No child has hosts; when that is because their EDS resources
 		// are not in the input, say so rather than report an outage.
-		for _, name := range m.Aggregate {
-			if ccl := c.Cluster(name); ccl != nil && edsUnloaded(ccl) {
+		for _, ch := range r.Children {
+			if ch.EDSUnloaded {
 				cr.EndpointsMissing = true
 			}
 		}
@@ -295,7 +293,7 @@ func explainAggregate(c *config.Config, cr traffic.ClusterReport, m *model.Model
 		cr.Hosts = append(cr.Hosts, hosts[k.i])
 	}
 	cr.Aggregate = ar
-	cr.Notes = append(cr.Notes, aggregateNotes(c, m, as, childLB)...)
+	cr.Notes = append(cr.Notes, aggregateNotes(r, as, childLB)...)
 	// The budgets reuse the children's inputs built above.
 	addAggregateBudgets(m, children, opt, &cr)
 	return cr, nil

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lbctl/lbctl/analyze/config"
 	"github.com/lbctl/lbctl/analyze/model"
 	"github.com/lbctl/lbctl/analyze/option"
 
@@ -22,8 +21,8 @@ const maxSummaryRoutes = 20
 // its subsets, its fallback, the routes that reach it and where their
 // criteria lead, and the configuration's problems. Nil for a cluster
 // without subsets.
-func subsetNotes(c *config.Config, cl *config.Cluster) []string {
-	s, probs := model.Subset(c, cl)
+func subsetNotes(r *model.Result) []string {
+	s, probs, cl := r.Subset, r.SubsetProblems, r.Cluster
 	var out []string
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	for _, p := range probs {
@@ -40,12 +39,7 @@ func subsetNotes(c *config.Config, cl *config.Cluster) []string {
 		add("%s has no subset_selectors, so subset load balancing is off and host metadata is ignored", src)
 		return out
 	}
-	m := model.Get(c, cl)
-	lb, err := subset.NewLB(s.Config, m.Hosts)
-	if err != nil {
-		add("subset config: %v", err)
-		return out
-	}
+	lb := s.LB // built over r.SubsetModel's hosts
 	subsets := lb.Subsets()
 	names := make([]string, 0, len(subsets))
 	for i, e := range subsets {
@@ -69,14 +63,14 @@ func subsetNotes(c *config.Config, cl *config.Cluster) []string {
 		fb += ": requests whose criteria match no subset fail"
 	}
 	add("requests without matching criteria use the %s; the host shares above are over all hosts, and each request's subset narrows them (see lbctl subset %s %s)", fb, option.Cluster, cl.Name())
-	if why, n := model.UnreachedNote(cl, m, lb); why != "" {
+	if why, n := model.UnreachedNote(cl, r.SubsetModel, lb); why != "" {
 		share := "its share above is never sent"
 		if n > 1 {
 			share = "their shares above are never sent"
 		}
 		add("%s: %s (LB1311)", why, share)
 	}
-	routes := c.RoutesTo(cl.Name())
+	routes := r.Routes
 	for i, t := range routes {
 		if i == maxSummaryRoutes {
 			add("… and %d more route target(s): see lbctl subset %s NAME", len(routes)-i, option.Route)

@@ -143,7 +143,7 @@ func Build(c *config.Config, cl *config.Cluster, opt HashOptions) (*HashReport, 
 	}
 	// A rejected value is reported where it is written.
 	pos := c.Sources.Pos(cl.Proto)
-	if re := s.HashSizeRejection(c, cl, m.Policy); re != nil {
+	if re := s.HashSizeRejection(cl, m.Policy); re != nil {
 		return nil, fmt.Errorf("%s: cluster %q: %s (Envoy rejects this cluster)", re.Pos, m.Name, re.Msg)
 	}
 	if opt.GRPC && m.Policy != "RING_HASH" {

@@ -25,9 +25,10 @@ type HostPolicy struct {
 	RequestTime string
 }
 
-// Input builds lbmodel's input for a non-aggregate cluster; a cluster
-// Envoy rejects is a *RejectedError.
-func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Options) (lbmodel.ClusterInput, *HostPolicy, error) {
+// Input builds lbmodel's input for a non-aggregate cluster, where local
+// is this Envoy's place (LocalOf); a cluster Envoy rejects is a
+// *RejectedError.
+func Input(cl *config.Cluster, m *Model, s LBSettings, local Local, opt Options) (lbmodel.ClusterInput, *HostPolicy, error) {
 	in := lbmodel.ClusterInput{
 		Hosts:                  m.Hosts,
 		OverprovisioningFactor: m.OverprovisioningFactor,
@@ -37,7 +38,7 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		ZoneAware:              s.ZoneAware,
 	}
 	// A configuration Envoy rejects at load has no traffic to show.
-	if err := s.Rejection(c, cl); err != nil {
+	if err := s.Rejection(cl); err != nil {
 		return in, nil, err
 	}
 	hp := &HostPolicy{Computable: true}
@@ -72,13 +73,13 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		policy, ring, maglev, locality := m.Policy, s.Ring, s.Maglev, s.LocalityWeighted
 		// RingHashLoadBalancer and MaglevLoadBalancer throw on an invalid
 		// size at construction: Envoy rejects the cluster.
-		if re := s.HashSizeRejection(c, cl, policy); re != nil {
+		if re := s.HashSizeRejection(cl, policy); re != nil {
 			return in, nil, re
 		}
 		hosts := m.Hosts
 		// The node's own locality comes first in hostsPerLocality, which
 		// orders the table's hosts (as placement.Build does).
-		local := LocalLocality(c, opt)
+		node := local.Locality
 		tables := m.Tables()
 		hp.LB.Precomputed = func(all, source []lbmodel.Host) ([]float64, error) {
 			// The priority's hosts are all's: a sweep steps health on its own
@@ -87,7 +88,7 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 			if len(all) != len(hosts) || len(all) > 0 && &all[0] != &hosts[0] {
 				t = nil
 			}
-			return hashShares(t, policy, all, source, ring, maglev, locality, local, m.EmptyLocalityWeight)
+			return hashShares(t, policy, all, source, ring, maglev, locality, node, m.EmptyLocalityWeight)
 		}
 		// ThreadAwareLoadBalancerBase builds one table per priority over
 		// its healthy hosts (all in panic) with locality weights folded
@@ -104,51 +105,14 @@ func Input(c *config.Config, cl *config.Cluster, m *Model, s LBSettings, opt Opt
 		in = lbmodel.WrrLocalityInput(in, hp.LB.ClientSideWeights)
 	}
 
-	local := LocalClusterName(c, opt)
-	zone, zoneKnown := NodeLocality(c, opt)
-	in.NodeLocality, in.HasNodeLocality = zone, zoneKnown
-	if local != "" && local != m.Name && !m.IsAggregate && !IsHashPolicy(m.Policy) {
-		if lc := c.Cluster(local); lc != nil && zoneKnown {
+	in.NodeLocality, in.HasNodeLocality = local.node(), local.LocalityKnown
+	if local.Cluster != "" && local.Cluster != m.Name && !m.IsAggregate && !IsHashPolicy(m.Policy) {
+		if local.ClusterDefined && local.LocalityKnown {
 			in.HasLocalCluster = true
-			in.LocalCluster = Get(c, lc).Hosts
+			in.LocalCluster = local.Hosts
 		}
 	}
 	return in, hp, nil
-}
-
-// NodeLocality is --zone, else the bootstrap's node.locality.
-func NodeLocality(c *config.Config, opt Options) (lbmodel.Locality, bool) {
-	if opt.Zone != nil {
-		return *opt.Zone, true
-	}
-	for _, b := range c.Bootstraps {
-		if l := b.GetNode().GetLocality(); l != nil {
-			return lbmodel.Locality{Region: l.GetRegion(), Zone: l.GetZone(), SubZone: l.GetSubZone()}, true
-		}
-	}
-	return lbmodel.Locality{}, false
-}
-
-// LocalLocality is NodeLocality as the pointer hash tables take: the
-// locality ordered first among a level's hosts, nil when unknown.
-func LocalLocality(c *config.Config, opt Options) *lbmodel.Locality {
-	if l, ok := NodeLocality(c, opt); ok {
-		return &l
-	}
-	return nil
-}
-
-// LocalClusterName is --local-cluster or cluster_manager.local_cluster_name.
-func LocalClusterName(c *config.Config, opt Options) string {
-	if opt.LocalCluster != "" {
-		return opt.LocalCluster
-	}
-	for _, b := range c.Bootstraps {
-		if n := b.GetClusterManager().GetLocalClusterName(); n != "" {
-			return n
-		}
-	}
-	return ""
 }
 
 // hashShares is each source host's share of the ring or Maglev table Envoy
@@ -336,7 +300,13 @@ func clientSideWeights(hosts []lbmodel.Host, weights map[string]uint32, c lbmode
 // memoized model when no what-if names cl, else a copy whose hosts the
 // what-ifs change.
 func With(c *config.Config, cl *config.Cluster, opt Options) (*Model, []string, error) {
-	m := Get(c, cl)
+	return Lookup(c, cl).With(opt)
+}
+
+// With is e's model with opt's what-ifs applied (see the function With).
+func (e *Entry) With(opt Options) (*Model, []string, error) {
+	cp := *e.Model
+	m := &cp
 	var notes []string
 	copied := false
 	if len(opt.Remove) > 0 {
@@ -363,29 +333,29 @@ func With(c *config.Config, cl *config.Cluster, opt Options) (*Model, []string, 
 	return m, notes, nil
 }
 
+// Rejection is s.Rejected as a *RejectedError positioned at the field
+// (the cluster when the field has no position); nil when Envoy accepts it.
+func (s LBSettings) Rejection(cl *config.Cluster) error {
+	if s.Rejected == "" {
+		return nil
+	}
+	return &RejectedError{Pos: s.Pos.Rejected, Cluster: cl.Name(), Msg: s.Rejected}
+}
+
 // HashSizeRejection is Envoy's check of the ring (RING_HASH) or Maglev
 // table (otherwise) size, which RingHashLoadBalancer and MaglevLoadBalancer
 // throw on at construction: nil when valid, else a *RejectedError at the
 // message that set the size (ring_hash_lb_config or the typed RingHash;
 // Maglev's table_size), at the cluster when the defaults apply.
-func (s LBSettings) HashSizeRejection(c *config.Config, cl *config.Cluster, policy string) *RejectedError {
-	pos := c.Sources.Pos(cl.Proto)
+func (s LBSettings) HashSizeRejection(cl *config.Cluster, policy string) *RejectedError {
 	if policy == "RING_HASH" {
-		err := s.Ring.Validate()
-		if err == nil {
-			return nil
+		if err := s.Ring.Validate(); err != nil {
+			return &RejectedError{Pos: s.Pos.Ring, Cluster: cl.Name(), Msg: err.Error()}
 		}
-		if s.RingFrom != nil {
-			pos = c.Sources.Pos(s.RingFrom)
-		}
-		return &RejectedError{Pos: pos, Cluster: cl.Name(), Msg: err.Error()}
-	}
-	err := s.Maglev.Validate()
-	if err == nil {
 		return nil
 	}
-	if s.MaglevFrom != nil {
-		pos = c.Sources.ValuePos(s.MaglevFrom, "table_size")
+	if err := s.Maglev.Validate(); err != nil {
+		return &RejectedError{Pos: s.Pos.Maglev, Cluster: cl.Name(), Msg: err.Error()}
 	}
-	return &RejectedError{Pos: pos, Cluster: cl.Name(), Msg: err.Error()}
+	return nil
 }

@@ -10,11 +10,12 @@ import (
 // ClusterInputOf is cl's lbmodel input with opt's what-ifs applied: what
 // explain computes a plain cluster from.
 func ClusterInputOf(c *config.Config, cl *config.Cluster, opt Options) (lbmodel.ClusterInput, error) {
-	m, _, err := With(c, cl, opt)
+	e := Lookup(c, cl)
+	m, _, err := e.With(opt)
 	if err != nil {
 		return lbmodel.ClusterInput{}, err
 	}
-	in, _, err := Input(c, cl, m, Settings(c, cl), opt)
+	in, _, err := Input(cl, m, e.Settings, LocalOf(c, opt), opt)
 	return in, err
 }
 

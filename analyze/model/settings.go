@@ -55,6 +55,9 @@ type LBSettings struct {
 	// RejectedWhy names the check: missing_policy, subset, common,
 	// no_factory, wrr_child or wrr_no_child.
 	RejectedWhy string
+	// Pos is where these settings are written, found with the cluster's
+	// other places (Entry.locate): a rejection is reported there.
+	Pos SettingsPos
 }
 
 // settingsOf reads cl's load-balancer settings (Settings memoizes it).
@@ -322,17 +325,4 @@ type RejectedError struct {
 
 func (e *RejectedError) Error() string {
 	return fmt.Sprintf("%s: cluster %q: Envoy rejects this cluster: %s", e.Pos, e.Cluster, e.Msg)
-}
-
-// Rejection is s.Rejected as a *RejectedError positioned at the field
-// (the cluster when the field has no position); nil when Envoy accepts it.
-func (s LBSettings) Rejection(c *config.Config, cl *config.Cluster) error {
-	if s.Rejected == "" {
-		return nil
-	}
-	pos := c.Sources.Pos(s.RejectedAt)
-	if pos.File == "" {
-		pos = c.Sources.Pos(cl.Proto)
-	}
-	return &RejectedError{Pos: pos, Cluster: cl.Name(), Msg: s.Rejected}
 }

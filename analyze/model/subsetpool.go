@@ -24,6 +24,9 @@ func (s *SubsetSetup) ChildSettings(c *config.Config, cl *config.Cluster) LBSett
 		out.Typed = child
 		out.typedEntry(c, child, 0)
 	}
+	// The child may set its own ring or table size.
+	places := out.places(cl)
+	out.setPos(c.Sources.AppendPlaces(nil, places[:]))
 	return out
 }
 

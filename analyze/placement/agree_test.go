@@ -51,7 +51,7 @@ func TestExplainAgreesWithHashTables(t *testing.T) {
 		cl := cfg.Clusters[0]
 		m := model.Of(cfg, cl)
 		s := model.Settings(cfg, cl)
-		in, _, err := model.Input(cfg, cl, m, s, model.Options{})
+		in, _, err := model.Input(cl, m, s, model.LocalOf(cfg, model.Options{}), model.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

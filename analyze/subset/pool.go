@@ -203,7 +203,7 @@ func poolShares(setup *PoolSetup, d lbsubset.Decision, f *Forced) (poolResult, e
 	if !locality {
 		ps.LocalityWeighted = false
 	}
-	in, hp, err := model.Input(c, cl, pm, ps, opt)
+	in, hp, err := model.Input(cl, pm, ps, model.LocalOf(c, opt), opt)
 	if err != nil {
 		return poolResult{}, err
 	}

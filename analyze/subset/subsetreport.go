@@ -129,10 +129,7 @@ func Build(c *config.Config, cl *config.Cluster, opt SubsetOptions) (*SubsetRepo
 	if !s.Config.Enabled() {
 		return nil, probs, fmt.Errorf("cluster %q: subset_selectors is empty, so subset load balancing is off and metadata is ignored", cl.Name())
 	}
-	lb, err := lbsubset.NewLB(s.Config, m.Hosts)
-	if err != nil {
-		return nil, append(probs, config.Problem{Pos: s.Pos, Severity: config.SevError, Code: config.CodeInvalidValue, Msg: err.Error()}), nil
-	}
+	lb := s.LB // built over m.Hosts; set when enabled without errors
 	for _, e := range lb.Subsets() {
 		r.Subsets = append(r.Subsets, SubsetEntryReport{Keys: e.Keys(), Values: e.Values(), Hosts: model.HostNames(e.Hosts),
 			Selector: e.Selector, SingleHost: e.SingleHost})

@@ -57,7 +57,7 @@ func Build(c *config.Config, cl *config.Cluster, opt Options) (failure.Sweep, er
 	if opt.Child != "" {
 		return failure.Sweep{}, usagef("%s %s: %s is not an aggregate cluster", option.Child, opt.Child, m.Name)
 	}
-	in, hp, err := model.Input(c, cl, m, model.Settings(c, cl), opt.Model)
+	in, hp, err := model.Input(cl, m, model.Settings(c, cl), model.LocalOf(c, opt.Model), opt.Model)
 	if err != nil {
 		return failure.Sweep{}, err
 	}

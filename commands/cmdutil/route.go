@@ -71,7 +71,7 @@ func RouteBalancers(cfg *config.Config, opt model.Options) route.Balancers {
 		},
 		Hash: func(name, routeName string, req route.Request) (*route.HashPick, error) {
 			cl, err := find(name)
-			if err != nil || !model.IsHashPolicy(model.Of(cfg, cl).Policy) {
+			if err != nil || !model.IsHashPolicy(model.Get(cfg, cl).Policy) {
 				return nil, nil
 			}
 			return hashPick(cfg, cl, hashing.HashOptions{Route: routeName}, req)

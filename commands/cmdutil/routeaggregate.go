@@ -143,7 +143,7 @@ func childHosts(cfg *config.Config, cl *config.Cluster, crit map[string]any, rou
 	sp, ok, err := subsetHosts(cfg, cl, crit, routeName, req, opt)
 	sh := sp.hosts
 	if err != nil || !ok {
-		if err == nil && model.IsHashPolicy(model.Of(cfg, cl).Policy) {
+		if err == nil && model.IsHashPolicy(model.Get(cfg, cl).Policy) {
 			p, err := hashPick(cfg, cl, hashing.HashOptions{Route: routeName}, req)
 			if err != nil || p == nil {
 				return route.ClusterHosts{}, false, err

@@ -45,7 +45,7 @@ func (g genRoute) addAggSub(t *testing.T, cfg *config.Config, rep *subset.Subset
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, _, err := model.Input(c, cl, m, model.Settings(c, cl), model.Options{})
+		in, _, err := model.Input(cl, m, model.Settings(c, cl), model.LocalOf(c, model.Options{}), model.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -146,25 +146,9 @@ func normalizeSelectors(c Config) ([]normSelector, error) {
 		if len(s.Keys) == 0 {
 			continue
 		}
-		ns := normSelector{index: i, keys: sortedSet(s.Keys), policy: s.FallbackPolicy,
-			fallbackKeys: sortedSet(s.FallbackKeysSubset), singleHost: s.SingleHostPerSubset}
-		if ns.policy < SelectorNotDefined || ns.policy > SelectorKeys {
-			return nil, fmt.Errorf("subset_selectors[%d]: unknown fallback_policy %d", i, int(ns.policy))
-		}
-		if ns.policy != SelectorKeys {
-			if len(ns.fallbackKeys) > 0 {
-				return nil, fmt.Errorf("subset_selectors[%d]: fallback_keys_subset can be set only for KEYS_SUBSET fallback_policy", i)
-			}
-		} else {
-			if len(ns.fallbackKeys) == 0 {
-				return nil, fmt.Errorf("subset_selectors[%d]: fallback_keys_subset cannot be empty", i)
-			}
-			if !isSubsetOf(ns.fallbackKeys, ns.keys) {
-				return nil, fmt.Errorf("subset_selectors[%d]: fallback_keys_subset must be a subset of selector keys", i)
-			}
-			if len(ns.fallbackKeys) == len(ns.keys) {
-				return nil, fmt.Errorf("subset_selectors[%d]: fallback_keys_subset cannot be equal to keys", i)
-			}
+		ns, err := normalizeSelector(i, s)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, ns)
 	}
@@ -172,4 +156,42 @@ func normalizeSelectors(c Config) ([]normSelector, error) {
 		sort.SliceStable(out, func(i, j int) bool { return len(out[i].keys) > len(out[j].keys) })
 	}
 	return out, nil
+}
+
+// normalizeSelector is selector i's constructor: keys as sorted sets and
+// the KEYS_SUBSET rules enforced.
+func normalizeSelector(i int, s Selector) (normSelector, error) {
+	ns := normSelector{index: i, keys: sortedSet(s.Keys), policy: s.FallbackPolicy,
+		fallbackKeys: sortedSet(s.FallbackKeysSubset), singleHost: s.SingleHostPerSubset}
+	if ns.policy < SelectorNotDefined || ns.policy > SelectorKeys {
+		return ns, fmt.Errorf("subset_selectors[%d]: unknown fallback_policy %d", i, int(ns.policy))
+	}
+	if ns.policy != SelectorKeys {
+		if len(ns.fallbackKeys) > 0 {
+			return ns, fmt.Errorf("subset_selectors[%d]: fallback_keys_subset can be set only for KEYS_SUBSET fallback_policy", i)
+		}
+		return ns, nil
+	}
+	if len(ns.fallbackKeys) == 0 {
+		return ns, fmt.Errorf("subset_selectors[%d]: fallback_keys_subset cannot be empty", i)
+	}
+	if !isSubsetOf(ns.fallbackKeys, ns.keys) {
+		return ns, fmt.Errorf("subset_selectors[%d]: fallback_keys_subset must be a subset of selector keys", i)
+	}
+	if len(ns.fallbackKeys) == len(ns.keys) {
+		return ns, fmt.Errorf("subset_selectors[%d]: fallback_keys_subset cannot be equal to keys", i)
+	}
+	return ns, nil
+}
+
+// SelectorErrors is why Envoy rejects each selector of c (nil for one it
+// accepts or drops): every rejection, where NewLB stops at the first.
+func SelectorErrors(c Config) []error {
+	out := make([]error, len(c.Selectors))
+	for i, s := range c.Selectors {
+		if len(s.Keys) > 0 {
+			_, out[i] = normalizeSelector(i, s)
+		}
+	}
+	return out
 }
