@@ -3,7 +3,9 @@ package lbmodel
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -57,7 +59,7 @@ func (m *MatchCriteria) Merge(fields map[string]any) *MatchCriteria {
 			out.Entries = append(out.Entries, c)
 		}
 	}
-	for _, name := range sortedKeys(fields) {
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		if i, ok := index[name]; ok {
 			out.Entries[i] = Criterion{name, fields[name]}
 		} else {
