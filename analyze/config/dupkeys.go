@@ -77,7 +77,7 @@ func duplicateKeyProblem(file string, n node, i int, first node, json bool) Prob
 	}
 	// A warning until dupConsequences finds what the first value changes.
 	pr.Severity = SevWarning
-	treeOf(n).Repeats = append(treeOf(n).Repeats, dupAlt{Mapping: n, Key: k, First: firstVal})
+	treeOf(n).Repeats = append(treeOf(n).Repeats, parse.Repeat{Mapping: n, Key: k, First: firstVal})
 	v := n.Child(last + 1)
 	used := "the value at line " + strconv.Itoa(v.Line())
 	if v.Kind() == scalarNode && len(v.Value()) <= 64 {
