@@ -14,6 +14,13 @@ import (
 	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
+// unit reads one document as what it is in its file: one of several
+// configurations (own) reads a lone dump section as a dump of its own.
+func (l *loader) unit(u unit) {
+	l.own = u.own
+	l.document(u.file, u.node, u.kind)
+}
+
 // document reads one YAML document of the given (or detected) kind.
 func (l *loader) document(file string, n node, kind string) {
 	n = parse.Resolve(n)
