@@ -58,7 +58,7 @@ func checkDuplicateKeys(file string, n node, json bool, probs *Problems) {
 func duplicateKeyProblem(file string, n node, i int, first node, json bool) Problem {
 	k := n.Child(i)
 	pr := Problem{Pos: nodePos(file, k), Severity: SevError, Code: CodeDuplicateKey,
-		Msg: "duplicate key \"" + k.Value() + "\" (first at line " + strconv.Itoa(first.Line()) + ")"}
+		Msg: "duplicate key " + Quote(k.Value()) + " (first at line " + strconv.Itoa(first.Line()) + ")"}
 	if json {
 		pr.Msg += ": protobuf's JSON parser rejects a field that has already been set, so Envoy rejects the file"
 		return pr
