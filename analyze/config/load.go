@@ -168,8 +168,8 @@ func addProblem(cfg *Config, p Problem) {
 	cfg.Problems = append(cfg.Problems, p)
 }
 
-// IsConfigFile reports a file name lbctl reads in a directory.
-func IsConfigFile(p string) bool {
+// yamlOrJSON reports a .yaml, .yml or .json file name.
+func yamlOrJSON(p string) bool {
 	switch strings.ToLower(filepath.Ext(p)) {
 	case ".yaml", ".yml", ".json":
 		return true

@@ -18,7 +18,7 @@ func TestQuickClusterNamesMatchLoad(t *testing.T) {
 	}
 	n := 0
 	for _, f := range files {
-		if !IsConfigFile(f) {
+		if !yamlOrJSON(f) {
 			continue
 		}
 		cfg, err := Load([]Input{{Path: f}}, "")
