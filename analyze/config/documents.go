@@ -305,10 +305,7 @@ func (l *loader) dumpSection(file string, m proto.Message) {
 
 // configDump reads one admin /config_dump, each resource once (dump.go).
 func (l *loader) configDump(file string, cd *adminv3.ConfigDump) {
-	if l.cfg.written == nil {
-		l.cfg.written = map[string]bool{}
-	}
-	l.cfg.written[file] = true
+	l.markWritten(file)
 	outer := l.dump
 	l.dump = &dumpScope{}
 	for _, a := range cd.GetConfigs() {
