@@ -14,9 +14,9 @@ import (
 	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
-// unit reads one document as what it is in its file: one of several
+// readUnit reads one document as what it is in its file: one of several
 // configurations (own) reads a lone dump section as a dump of its own.
-func (l *loader) unit(u unit) {
+func readUnit(l *loader, u unit) {
 	l.own = u.own
 	l.document(u.file, u.node, u.kind)
 }
@@ -305,7 +305,7 @@ func (l *loader) dumpSection(file string, m proto.Message) {
 
 // configDump reads one admin /config_dump, each resource once (dump.go).
 func (l *loader) configDump(file string, cd *adminv3.ConfigDump) {
-	l.markWritten(file)
+	markWritten(l.cfg, file)
 	outer := l.dump
 	l.dump = &dumpScope{}
 	for _, a := range cd.GetConfigs() {

@@ -182,7 +182,7 @@ func (l *loader) reread(units []unit) reading {
 	cfg := &Config{Sources: l.cfg.Sources.scratch(units), byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
 	tl := &loader{collector: collector{cfg: cfg}, kind: l.kind}
 	for _, u := range units {
-		tl.unit(u)
+		readUnit(tl, u)
 	}
 	tl.linker().link()
 	r := reading{src: cfg.Sources, clusters: cfg.byName, routes: map[string]proto.Message{}}

@@ -332,7 +332,7 @@ func (g *group) load(src *Sources, kind string) *Config {
 			u.kind = kind
 		}
 		l.units = append(l.units, u)
-		l.unit(u)
+		readUnit(l, u)
 	}
 	l.linker().link()
 	l.dupConsequences()

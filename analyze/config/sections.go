@@ -21,7 +21,7 @@ import (
 // section reads a dump section saved outside a whole config_dump into the
 // joined scope of every such section (flushed by flushSections).
 func (l *loader) section(file string, a *anypb.Any) {
-	l.markWritten(file)
+	markWritten(l.cfg, file)
 	if l.sections == nil {
 		l.sections = &dumpScope{}
 	}
@@ -36,11 +36,11 @@ func (l *loader) section(file string, a *anypb.Any) {
 
 // markWritten records file as Envoy-written (Config.EnvoyWritten): it
 // holds a dump or dump sections.
-func (l *loader) markWritten(file string) {
-	if l.cfg.written == nil {
-		l.cfg.written = map[string]bool{}
+func markWritten(cfg *Config, file string) {
+	if cfg.written == nil {
+		cfg.written = map[string]bool{}
 	}
-	l.cfg.written[file] = true
+	cfg.written[file] = true
 }
 
 // flushSections hands the joined sections' resources to the loader, once,
@@ -68,7 +68,7 @@ func (l *loader) bareSections(d *dumpScope) {
 	}
 	for _, f := range l.cfg.Files {
 		if dirs[filepath.Dir(f)] {
-			l.markWritten(f)
+			markWritten(l.cfg, f)
 		}
 	}
 }
