@@ -267,3 +267,35 @@ func TestDiffGroupsLikeLint(t *testing.T) {
 		t.Errorf("got %v, want %v\n%s", got, want, out)
 	}
 }
+
+// diff --git reads the files a directory walk reads: a template of a
+// YAML file (envoy.yaml.tpl) is compared too, a bare _helpers.tpl not.
+func TestDiffGitTemplate(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	fx, _ := filepath.Abs("../fixtures/diff")
+	read := func(p string) []byte { b, _ := os.ReadFile(filepath.Join(fx, p)); return b }
+	repo := t.TempDir()
+	os.WriteFile(filepath.Join(repo, "envoy.yaml.tpl"), read("hosts/old.yaml"), 0o644)
+	os.WriteFile(filepath.Join(repo, "_helpers.tpl"), []byte("{{- define \"x\" -}}{{- end -}}\n"), 0o644)
+	gitRun(t, repo, "init", "-q")
+	gitRun(t, repo, "add", ".")
+	gitRun(t, repo, "commit", "-qm", "one")
+	t.Chdir(repo)
+	os.WriteFile("envoy.yaml.tpl", read("hosts/new.yaml"), 0o644)
+	os.WriteFile("_helpers.tpl", []byte("{{- define \"y\" -}}{{- end -}}\n"), 0o644)
+	code, out, errs := termRun(t, nil, "diff", "--git", "HEAD", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Clusters []struct{ Name, Change string }
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Clusters) != 1 || r.Clusters[0].Name != "web" || r.Clusters[0].Change != "modified" {
+		t.Errorf("clusters %+v, want web modified\n%s", r.Clusters, errs)
+	}
+}

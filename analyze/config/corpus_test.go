@@ -20,7 +20,7 @@ func TestCorpusLoads(t *testing.T) {
 	}
 	n := 0
 	for _, f := range files {
-		if !IsConfigFile(f) {
+		if !yamlOrJSON(f) {
 			continue
 		}
 		n++

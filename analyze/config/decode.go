@@ -130,7 +130,7 @@ func (d *decoder) message(n node, m protoreflect.Message) {
 		}
 		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
 			if prev, ok := oneofKey(oneofSet, od.FullName()); ok {
-				d.errorf(k, CodeOneof, "\""+k.Value()+"\" and \""+prev.Value()+"\" are both set, but only one of "+string(od.Name())+" may be")
+				d.errorf(k, CodeOneof, Quote(k.Value())+" and "+Quote(prev.Value())+" are both set, but only one of "+string(od.Name())+" may be")
 				continue
 			}
 			oneofSet = append(oneofSet, oneofSeen{od.FullName(), k})
@@ -193,7 +193,7 @@ func (d *decoder) field(k, v node, m protoreflect.Message, fd protoreflect.Field
 	switch {
 	case fd.IsMap():
 		if v.Kind() != mappingNode {
-			d.errorf(v, CodeType, "expected a mapping for \""+k.Value()+"\", found "+kindName(v))
+			d.errorf(v, CodeType, "expected a mapping for "+Quote(k.Value())+", found "+kindName(v))
 			return
 		}
 		mp := m.Mutable(fd).Map()

@@ -14,6 +14,13 @@ import (
 	"github.com/lbctl/lbctl/analyze/config/parse"
 )
 
+// readUnit reads one document as what it is in its file: one of several
+// configurations (own) reads a lone dump section as a dump of its own.
+func readUnit(l *loader, u unit) {
+	l.own = u.own
+	l.document(u.file, u.node, u.kind)
+}
+
 // document reads one YAML document of the given (or detected) kind.
 func (l *loader) document(file string, n node, kind string) {
 	n = parse.Resolve(n)
@@ -298,10 +305,7 @@ func (l *loader) dumpSection(file string, m proto.Message) {
 
 // configDump reads one admin /config_dump, each resource once (dump.go).
 func (l *loader) configDump(file string, cd *adminv3.ConfigDump) {
-	if l.cfg.written == nil {
-		l.cfg.written = map[string]bool{}
-	}
-	l.cfg.written[file] = true
+	markWritten(l.cfg, file)
 	outer := l.dump
 	l.dump = &dumpScope{}
 	for _, a := range cd.GetConfigs() {

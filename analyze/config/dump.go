@@ -109,7 +109,7 @@ func (l *collector) flushDump(file string, d *dumpScope) {
 	}
 	for _, name := range d.clusters.order {
 		rv := d.clusters.by[name]
-		l.pending = append(l.pending, &pendingCluster{c: rv.v, file: file, bootstrap: rv.rank == rankBootstrap})
+		l.pending = append(l.pending, &pendingCluster{c: rv.v, bootstrap: rv.rank == rankBootstrap})
 	}
 	d.listeners.each(func(li *listenerv3.Listener) { l.cfg.Listeners = append(l.cfg.Listeners, li) })
 	d.routes.each(func(r *routev3.RouteConfiguration) { l.cfg.Routes = append(l.cfg.Routes, r) })

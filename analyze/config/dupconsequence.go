@@ -19,9 +19,25 @@ import (
 // resource and field that differ; when none does, the repeat changes
 // nothing lbctl reports about load balancing or routing, and it is info.
 
-// dupAlt is a repeated key whose values differ: mapping holds, after
-// keepLastPairs, the key's last pair; first is the first value.
-type dupAlt = parse.Repeat
+// Every repeat of one tree is settled against one reading with the last
+// values: first all the repeats' first values are put in place together,
+// and only when that changes something are the repeats split in halves
+// (down to one repeat, whose message names what it changes). A set whose
+// first values together change nothing is taken to hold no repeat that
+// would: first values cancelling each other out are not looked for.
+
+// maxRereads bounds the decodings spent on one tree's repeats after its
+// first; repeats left then keep a warning that says they were not checked.
+const maxRereads = 64
+
+// uncheckedMsg ends the warning of a repeat left unchecked.
+const uncheckedMsg = "; lbctl did not check what the first value would change (too many repeats with different values)"
+
+// dupCase is a repeat and the warning reported for it.
+type dupCase struct {
+	alt parse.Repeat
+	pr  *Problem
+}
 
 // dupConsequences settles the severity of the repeated keys of the
 // documents read (l.units), once the configuration is linked.
@@ -38,42 +54,105 @@ func (l *loader) dupConsequences() {
 		}
 		byTree[t] = append(byTree[t], u)
 	}
+	if len(trees) == 0 {
+		return
+	}
+	warned := l.dupWarnings()
 	for _, t := range trees {
+		var cases []dupCase
 		for _, alt := range t.Repeats {
-			l.settleDup(alt, byTree[t])
+			if pr := warned[nodePos(t.File, alt.Key)]; pr != nil {
+				cases = append(cases, dupCase{alt, pr})
+			}
+		}
+		if len(cases) > 0 {
+			s := &dupSettler{l: l, units: byTree[t], budget: maxRereads}
+			s.last = l.reread(s.units)
+			s.settle(cases, false)
 		}
 	}
 }
 
-// settleDup rewrites the problem reported for alt.
-func (l *loader) settleDup(alt dupAlt, units []unit) {
-	pos := nodePos(treeOf(alt.Key).File, alt.Key)
-	var pr *Problem
+// dupWarnings are the duplicate-key warnings by position, the first of
+// each.
+func (l *loader) dupWarnings() map[Pos]*Problem {
+	out := map[Pos]*Problem{}
 	for i := range l.cfg.Problems {
 		p := &l.cfg.Problems[i]
-		if p.Code == CodeDuplicateKey && p.Severity == SevWarning && p.Pos.Line == pos.Line && p.Pos.Col == pos.Col && p.Pos.File == pos.File {
-			pr = p
-			break
+		if p.Code == CodeDuplicateKey && p.Severity == SevWarning && out[p.Pos] == nil {
+			out[p.Pos] = p
 		}
 	}
-	if pr == nil {
-		return
-	}
-	last := l.reread(units)
-	undo := swapFirst(alt)
-	first := l.reread(units)
-	undo()
-	if what := last.differs(first); what != "" {
-		pr.Msg += "; the first value would change " + what
-		return
-	}
-	pr.Severity = SevInfo
-	pr.Msg += "; with the first value no cluster, endpoint or route lbctl reports on would differ"
+	return out
 }
 
-// swap puts the first value in the place of the last; the returned
-// function undoes it.
-func swapFirst(a dupAlt) func() {
+// dupSettler settles the repeats of one tree, read by units.
+type dupSettler struct {
+	l      *loader
+	units  []unit
+	last   reading
+	budget int // rereads left
+}
+
+// settle rewrites the problems of cases: info when their first values
+// change nothing, else a warning naming what one repeat's first value
+// changes, found by halving cases. differs: cases are known to change
+// something (their other half changed nothing), so only halving is left.
+func (s *dupSettler) settle(cases []dupCase, differs bool) {
+	if differs && len(cases) > 1 {
+		s.halve(cases)
+		return
+	}
+	if s.budget <= 0 {
+		for _, c := range cases {
+			c.pr.Msg += uncheckedMsg
+		}
+		return
+	}
+	s.budget--
+	what := s.swapped(cases)
+	switch {
+	case what == "":
+		for _, c := range cases {
+			c.pr.Severity = SevInfo
+			c.pr.Msg += "; with the first value no cluster, endpoint or route lbctl reports on would differ"
+		}
+	case len(cases) == 1:
+		cases[0].pr.Msg += "; the first value would change " + what
+	default:
+		s.halve(cases)
+	}
+}
+
+// halve settles the two halves of cases, which change something.
+func (s *dupSettler) halve(cases []dupCase) {
+	head, tail := cases[:len(cases)/2], cases[len(cases)/2:]
+	before := s.budget
+	s.settle(head, false)
+	quiet := s.budget < before
+	for _, c := range head {
+		quiet = quiet && c.pr.Severity == SevInfo
+	}
+	s.settle(tail, quiet)
+}
+
+// swapped names what differs from the last reading with the first values
+// of cases in place, "" when nothing does.
+func (s *dupSettler) swapped(cases []dupCase) string {
+	undo := make([]func(), len(cases))
+	for i, c := range cases {
+		undo[i] = swapFirst(c.alt)
+	}
+	r := s.l.reread(s.units)
+	for i := len(undo) - 1; i >= 0; i-- {
+		undo[i]()
+	}
+	return s.last.differs(r)
+}
+
+// swapFirst puts the first value in the place of the last; the returned
+// function undoes it (undos run in the reverse order of their swaps).
+func swapFirst(a parse.Repeat) func() {
 	n := a.Mapping
 	t, at := n.Place()
 	restore := t.Save(at)
@@ -103,7 +182,7 @@ func (l *loader) reread(units []unit) reading {
 	cfg := &Config{Sources: l.cfg.Sources.scratch(units), byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
 	tl := &loader{collector: collector{cfg: cfg}, kind: l.kind}
 	for _, u := range units {
-		tl.document(u.file, u.node, u.kind)
+		readUnit(tl, u)
 	}
 	tl.linker().link()
 	r := reading{src: cfg.Sources, clusters: cfg.byName, routes: map[string]proto.Message{}}
@@ -138,10 +217,10 @@ func (a reading) differs(b reading) string {
 		if ca == nil || cb == nil {
 			return fmt.Sprintf("which clusters exist (%q)", name)
 		}
-		if f := fieldDiff(a, b, ca.Proto.ProtoReflect(), cb.Proto.ProtoReflect(), ""); f != "" && !connectionOnly[topField(f)] {
+		if f := fieldDiff(a, b, ca.Proto.ProtoReflect(), cb.Proto.ProtoReflect(), "", connectionOnly); f != "" {
 			return fmt.Sprintf("cluster %q (%s)", name, f)
 		}
-		if f := fieldDiff(a, b, ca.Assignment.ProtoReflect(), cb.Assignment.ProtoReflect(), ""); f != "" {
+		if f := fieldDiff(a, b, ca.Assignment.ProtoReflect(), cb.Assignment.ProtoReflect(), "", nil); f != "" {
 			return fmt.Sprintf("the endpoints of cluster %q (%s)", name, f)
 		}
 	}
@@ -150,7 +229,7 @@ func (a reading) differs(b reading) string {
 		if ra == nil || rb == nil {
 			return fmt.Sprintf("which route configurations exist (%q)", name)
 		}
-		if f := fieldDiff(a, b, ra.ProtoReflect(), rb.ProtoReflect(), ""); f != "" {
+		if f := fieldDiff(a, b, ra.ProtoReflect(), rb.ProtoReflect(), "", nil); f != "" {
 			return fmt.Sprintf("route configuration %q (%s)", name, f)
 		}
 	}
@@ -170,16 +249,6 @@ var connectionOnly = map[string]bool{
 	"common_http_protocol_options": true, "upstream_http_protocol_options": true, "filters": true,
 }
 
-// topField is the first element of a field path.
-func topField(path string) string {
-	for i := range len(path) {
-		if path[i] == '.' || path[i] == '[' {
-			return path[:i]
-		}
-	}
-	return path
-}
-
 func unionKeys[V any](a, b map[string]V) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -196,8 +265,10 @@ func unionKeys[V any](a, b map[string]V) []string {
 }
 
 // fieldDiff is the path of the first field that differs between x and y
-// ("" when none); an Any is compared by what each reading unpacked.
-func fieldDiff(a, b reading, x, y protoreflect.Message, at string) string {
+// ("" when none), x's own fields named in ignore left out (so that one
+// repeat's connection field does not hide another's LB field); an Any is
+// compared by what each reading unpacked.
+func fieldDiff(a, b reading, x, y protoreflect.Message, at string, ignore map[string]bool) string {
 	if x.IsValid() != y.IsValid() {
 		return orSelf(at)
 	}
@@ -215,11 +286,14 @@ func fieldDiff(a, b reading, x, y protoreflect.Message, at string) string {
 				return ""
 			}
 		}
-		return fieldDiff(a, b, xm.ProtoReflect(), ym.ProtoReflect(), at)
+		return fieldDiff(a, b, xm.ProtoReflect(), ym.ProtoReflect(), at, ignore)
 	}
 	fields := x.Descriptor().Fields()
 	for i := range fields.Len() {
 		fd := fields.Get(i)
+		if ignore[string(fd.Name())] {
+			continue
+		}
 		name := join(at, string(fd.Name()))
 		if x.Has(fd) != y.Has(fd) {
 			return name
@@ -237,7 +311,7 @@ func fieldDiff(a, b reading, x, y protoreflect.Message, at string) string {
 			for j := range xl.Len() {
 				el := name + "[" + strconv.Itoa(j) + "]"
 				if fd.Message() != nil {
-					if f := fieldDiff(a, b, xl.Get(j).Message(), yl.Get(j).Message(), el); f != "" {
+					if f := fieldDiff(a, b, xl.Get(j).Message(), yl.Get(j).Message(), el, nil); f != "" {
 						return f
 					}
 				} else if !xl.Get(j).Equal(yl.Get(j)) {
@@ -249,7 +323,7 @@ func fieldDiff(a, b reading, x, y protoreflect.Message, at string) string {
 				return name
 			}
 		case fd.Message() != nil:
-			if f := fieldDiff(a, b, xv.Message(), yv.Message(), name); f != "" {
+			if f := fieldDiff(a, b, xv.Message(), yv.Message(), name, nil); f != "" {
 				return f
 			}
 		default:

@@ -58,7 +58,7 @@ func checkDuplicateKeys(file string, n node, json bool, probs *Problems) {
 func duplicateKeyProblem(file string, n node, i int, first node, json bool) Problem {
 	k := n.Child(i)
 	pr := Problem{Pos: nodePos(file, k), Severity: SevError, Code: CodeDuplicateKey,
-		Msg: "duplicate key \"" + k.Value() + "\" (first at line " + strconv.Itoa(first.Line()) + ")"}
+		Msg: "duplicate key " + Quote(k.Value()) + " (first at line " + strconv.Itoa(first.Line()) + ")"}
 	if json {
 		pr.Msg += ": protobuf's JSON parser rejects a field that has already been set, so Envoy rejects the file"
 		return pr
@@ -77,7 +77,7 @@ func duplicateKeyProblem(file string, n node, i int, first node, json bool) Prob
 	}
 	// A warning until dupConsequences finds what the first value changes.
 	pr.Severity = SevWarning
-	treeOf(n).Repeats = append(treeOf(n).Repeats, dupAlt{Mapping: n, Key: k, First: firstVal})
+	treeOf(n).Repeats = append(treeOf(n).Repeats, parse.Repeat{Mapping: n, Key: k, First: firstVal})
 	v := n.Child(last + 1)
 	used := "the value at line " + strconv.Itoa(v.Line())
 	if v.Kind() == scalarNode && len(v.Value()) <= 64 {

@@ -332,7 +332,7 @@ func TestParallelDecodeCorpus(t *testing.T) {
 	files = append(append(files, fixtures...), more...)
 	n := 0
 	for _, f := range files {
-		if !IsConfigFile(f) {
+		if !yamlOrJSON(f) {
 			continue
 		}
 		n++

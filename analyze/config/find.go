@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/lbctl/lbctl/analyze/config/parse"
+	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // One walk finds Envoy config wherever a document holds it: typed by
@@ -368,18 +369,21 @@ func (f *finder) patches(n node, what string) bool {
 
 var sentinelRun = regexp.MustCompile(string(sentinel) + `[0-9a-z]*`)
 
-// printable shortens s for a notice and drops control characters.
+// printable shortens s for a notice, drops control characters and
+// escapes option delimiters.
 func printable(s string) string {
 	s = sentinelRun.ReplaceAllString(s, "{{…}}")
 	if len(s) > 60 {
 		s = s[:60] + "…"
 	}
-	return strings.Map(func(r rune) rune {
+	s = strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f {
 			return -1
 		}
 		return r
 	}, s)
+	// Delimiters escaped: an input key must not pass for an option.
+	return strings.NewReplacer(option.Open, `\ue000`, option.Close, `\ue001`).Replace(s)
 }
 
 // skippedMsg is the one notice of what a file held besides Envoy config.

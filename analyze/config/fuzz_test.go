@@ -31,6 +31,25 @@ func addFixtureSeeds(f *testing.F) {
 	f.Add([]byte("name: w\nlb_policy: RANDOM\nlb_policy: RING_HASH\nload_assignment: {cluster_name: w}\nload_assignment: {cluster_name: v}\n"))
 	f.Add([]byte("apiVersion: v1\nkind: ConfigMap\ndata:\n  e.yaml: |\n    static_resources:\n      clusters:\n      - name: a\n        name: b\n"))
 	f.Add([]byte("bootstrap: {static_resources: {clusters: [{name: a}]}}\n---\n'@type': type.googleapis.com/envoy.admin.v3.ClustersConfigDump\nstatic_clusters: [{cluster: {'@type': type.googleapis.com/envoy.config.cluster.v3.Cluster, name: a}}]\n"))
+	f.Add(repeatedBootstrap(50, "lb_policy", func(int) string { return "RANDOM" }, func(int) string { return "RING_HASH" }))
+}
+
+// FuzzLoadTwo is Load over two inputs (the data cut in two), and
+// LoadGroups over two files of one directory, so joining sections and
+// groups is on a fuzzed path.
+func FuzzLoadTwo(f *testing.F) {
+	addFixtureSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, b := data[:len(data)/2], data[len(data)/2:]
+		cfg, _ := Load([]Input{{Path: "a.yaml", Data: a}, {Path: "b.yaml", Data: b}}, "")
+		if cfg == nil {
+			t.Fatal("nil config")
+		}
+		cfgs, _ := LoadGroups([]Input{{Path: "d/a.yaml", Data: data}, {Path: "d/b.yaml", Data: b}}, "", false)
+		if len(cfgs) == 0 {
+			t.Fatal("no configuration")
+		}
+	})
 }
 
 // FuzzLoad is LoadBytes, the loader of one document stream.

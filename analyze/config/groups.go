@@ -328,13 +328,11 @@ func (g *group) load(src *Sources, kind string) *Config {
 	cfg := &Config{Sources: src, Files: g.files, Problems: g.probs, byName: map[string]*Cluster{}, LiveHealth: map[string]map[string]LiveHost{}}
 	l := &loader{collector: collector{cfg: cfg}, kind: kind}
 	for _, u := range g.docs {
-		k := kind
-		if k == "" {
-			k = u.kind
+		if kind != "" {
+			u.kind = kind
 		}
-		l.units = append(l.units, unit{file: u.file, node: u.node, kind: k})
-		l.own = u.own
-		l.document(u.file, u.node, k)
+		l.units = append(l.units, u)
+		readUnit(l, u)
 	}
 	l.linker().link()
 	l.dupConsequences()

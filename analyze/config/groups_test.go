@@ -1,7 +1,9 @@
 package config
 
 import (
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -113,5 +115,42 @@ func TestEmptyAssignmentIsNotAResourceMap(t *testing.T) {
 		if len(cfg.Assignments) != 1 || len(cfg.Problems) != 0 {
 			t.Errorf("%q: %d assignments, problems %v", doc, len(cfg.Assignments), cfg.Problems)
 		}
+	}
+}
+
+// TestEgctlRepeatRereadAsItsGateway: a repeat's consequence is found by
+// reading each gateway's lone dump section as a dump of its own, as the
+// real read does. Merged, the second gateway's cluster replaces the
+// first's, so the first gateway's repeated lbPolicy changes nothing; alone,
+// it changes the cluster's lb_policy.
+func TestEgctlRepeatRereadAsItsGateway(t *testing.T) {
+	data, err := os.ReadFile("../../fixtures/inputs/egctl-translate.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), "        lbPolicy: RING_HASH\n", "        lbPolicy: RANDOM\n        lbPolicy: RING_HASH\n", 1)
+	in := []Input{{Path: "egctl.yaml", Data: []byte(text)}}
+	lbPolicy := func(cfg *Config) Problem {
+		for _, p := range cfg.Problems {
+			if p.Code == CodeDuplicateKey {
+				return p
+			}
+		}
+		t.Fatal("no duplicate-key problem")
+		return Problem{}
+	}
+	merged, err := LoadGroups(in, "", true)
+	if err != nil || len(merged) != 1 {
+		t.Fatalf("merged: %d configurations, %v", len(merged), err)
+	}
+	if p := lbPolicy(merged[0]); p.Severity != SevInfo || !strings.HasSuffix(p.Msg, "no cluster, endpoint or route lbctl reports on would differ") {
+		t.Errorf("merged: %v %s", p.Severity, p.Msg)
+	}
+	each, err := LoadGroups(in, "", false)
+	if err != nil || len(each) != 2 {
+		t.Fatalf("%d configurations, %v", len(each), err)
+	}
+	if p := lbPolicy(each[0]); p.Severity != SevWarning || !strings.HasSuffix(p.Msg, `would change cluster "httproute/default/web/rule/0" (lb_policy)`) {
+		t.Errorf("first gateway: %v %s", p.Severity, p.Msg)
 	}
 }

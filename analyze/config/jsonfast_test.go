@@ -159,3 +159,9 @@ func TestJSONNodeBound(t *testing.T) {
 		}
 	}
 }
+
+// parseJSONNodes is parse.ParseJSON within the default limits.
+func parseJSONNodes(src string) (root node, ok bool) {
+	root, ok, _ = parseJSONLimited(src, MaxJSONNodes)
+	return root, ok
+}

@@ -21,7 +21,7 @@ func init() {
 	filterConfig := func(d *decoder, k, v node, m protoreflect.Message) { d.v2FilterConfig(k, v, m) }
 	ignored := func(replacement string) func(d *decoder, k, v node, m protoreflect.Message) {
 		return func(d *decoder, k, v node, m protoreflect.Message) {
-			d.problem(k, SevWarning, CodeLegacy, "\""+k.Value()+"\" is v2 syntax, removed in v3 (use "+replacement+"); lbctl does not read it")
+			d.problem(k, SevWarning, CodeLegacy, Quote(k.Value())+" is v2 syntax, removed in v3 (use "+replacement+"); lbctl does not read it")
 		}
 	}
 	legacyFields = map[protoreflect.FullName]map[string]func(*decoder, node, node, protoreflect.Message){
@@ -60,7 +60,7 @@ const (
 func v2Listeners(state listenerState) func(d *decoder, k, v node, m protoreflect.Message) {
 	return func(d *decoder, k, v node, m protoreflect.Message) {
 		if v.Kind() != sequenceNode {
-			d.errorf(v, CodeType, "expected a list for \""+k.Value()+"\", found "+kindName(v))
+			d.errorf(v, CodeType, "expected a list for "+Quote(k.Value())+", found "+kindName(v))
 			return
 		}
 		dump := m.Interface().(*adminv3.ListenersConfigDump)
@@ -123,7 +123,7 @@ func (d *decoder) v2FilterConfig(k, v node, m protoreflect.Message) {
 	name := m.Get(nameField).String()
 	typeName, ok := v2FilterTypes[name]
 	if !ok {
-		d.problem(k, SevWarning, CodeLegacy, "\"config\" is v2 syntax, removed in v3 (use typed_config); lbctl does not read the config of \""+name+"\"")
+		d.problem(k, SevWarning, CodeLegacy, "\"config\" is v2 syntax, removed in v3 (use typed_config); lbctl does not read the config of "+Quote(name))
 		return
 	}
 	mt, _ := resolveType(typeName)

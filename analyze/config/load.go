@@ -153,8 +153,7 @@ type collector struct {
 }
 
 type pendingCluster struct {
-	c    *clusterv3.Cluster
-	file string
+	c *clusterv3.Cluster
 	// bootstrap: a dumped bootstrap's static cluster that no section of
 	// its dump lists again (sameResource).
 	bootstrap bool
@@ -168,8 +167,8 @@ func addProblem(cfg *Config, p Problem) {
 	cfg.Problems = append(cfg.Problems, p)
 }
 
-// IsConfigFile reports a file name lbctl reads in a directory.
-func IsConfigFile(p string) bool {
+// yamlOrJSON reports a .yaml, .yml or .json file name.
+func yamlOrJSON(p string) bool {
 	switch strings.ToLower(filepath.Ext(p)) {
 	case ".yaml", ".yml", ".json":
 		return true
@@ -237,7 +236,7 @@ func (l *collector) addCluster(file string, c *clusterv3.Cluster) {
 		l.dump.clusters.add(c.GetName(), c, l.rank)
 		return
 	}
-	l.pending = append(l.pending, &pendingCluster{c: c, file: file})
+	l.pending = append(l.pending, &pendingCluster{c: c})
 }
 
 func (l *collector) addBootstrap(file string, b *bootstrapv3.Bootstrap) {

@@ -17,12 +17,6 @@ const (
 	aliasNode    = parse.AliasNode
 )
 
-// parseJSONNodes is parse.ParseJSON within the default limits.
-func parseJSONNodes(src string) (root node, ok bool) {
-	root, ok, _ = parseJSONLimited(src, MaxJSONNodes)
-	return root, ok
-}
-
 // parseJSONLimited is parse.ParseJSON building at most maxNodes nodes,
 // nested at most MaxDepth deep.
 func parseJSONLimited(src string, maxNodes int) (root node, ok bool, over int) {

@@ -88,7 +88,7 @@ func TestRadixSortStable(t *testing.T) {
 func TestPositionsIndexMatchesLog(t *testing.T) {
 	var files []string
 	filepath.WalkDir("../../fixtures", func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && IsConfigFile(p) && !strings.Contains(p, "broken") {
+		if err == nil && !d.IsDir() && yamlOrJSON(p) && !strings.Contains(p, "broken") {
 			files = append(files, p)
 		}
 		return nil

@@ -19,8 +19,19 @@ import (
 func QuickClusterNames(paths []string) []string {
 	seen := map[string]bool{}
 	var names []string
-	var visit func(n node, depth int)
-	visit = func(n node, depth int) {
+	// nest counts the strings read as documents on the way, as the
+	// finder's does (embed.go).
+	var visit func(n node, depth, nest int)
+	embedded := func(s node, depth, nest int) {
+		if nest >= maxEmbedNesting || !documentLike(s) {
+			return
+		}
+		inner, _ := parseText("", s.Value(), Limits{MaxInput: int64(len(s.Value()))})
+		for _, d := range inner {
+			visit(d, depth+1, nest+1)
+		}
+	}
+	visit = func(n node, depth, nest int) {
 		n = parse.Resolve(n)
 		if !n.OK() || depth > 12 {
 			return
@@ -29,18 +40,18 @@ func QuickClusterNames(paths []string) []string {
 		case sequenceNode:
 			for ci := range n.Len() {
 				c := n.Child(ci)
-				visit(c, depth+1)
+				visit(c, depth+1, nest)
 			}
 		case mappingNode:
 			// A Resource wrapper {name, resource} names its resource,
 			// which may be anything: look inside, as discovery() does.
 			if inner, _ := parse.MapGet(n, "resource"); inner.OK() {
-				visit(inner, depth+1)
+				visit(inner, depth+1, nest)
 				return
 			}
 			// So does a CSDS generic config {type_url, name, xds_config}.
 			if inner, _ := parse.MapGet(n, "xds_config", "xdsConfig"); inner.OK() && parse.Resolve(inner).Kind() == mappingNode {
-				visit(inner, depth+1)
+				visit(inner, depth+1, nest)
 				return
 			}
 			if detectKind(n) == KindCluster || isTypedCluster(n) {
@@ -50,27 +61,30 @@ func QuickClusterNames(paths []string) []string {
 				}
 				return
 			}
+			// A carrier's one document-like string holds the resource
+			// (carrier.go).
+			if doc := carried(n); doc.OK() {
+				embedded(doc, depth, nest)
+				return
+			}
 			// A ConfigMap's data strings hold documents (embed.go).
 			if k, _ := parse.MapGet(n, "kind"); isKubernetes(n) && k.Value() == "ConfigMap" {
 				data, _ := parse.MapGet(n, "data")
 				for i := 1; i < data.Len(); i += 2 {
-					if v := parse.Resolve(data.Child(i)); v.Kind() == scalarNode && depth < 6 {
-						inner, _ := parseText("", v.Value(), Limits{MaxInput: int64(len(v.Value()))})
-						for _, d := range inner {
-							visit(d, depth+6)
-						}
+					if v := parse.Resolve(data.Child(i)); v.Kind() == scalarNode {
+						embedded(v, depth, nest)
 					}
 				}
 				return
 			}
 			for i := 0; i+1 < n.Len(); i += 2 {
 				if clusterContainers[n.Child(i).Value()] {
-					visit(n.Child(i+1), depth+1)
+					visit(n.Child(i+1), depth+1, nest)
 				}
 			}
 			// egctl's {xds: {<ns>/<gateway>: dump}}: keys are gateway names.
 			for _, d := range egctlDumps(n) {
-				visit(d, depth+1)
+				visit(d, depth+1, nest)
 			}
 		}
 	}
@@ -95,7 +109,7 @@ func QuickClusterNames(paths []string) []string {
 			}
 			docs, _ := parseDocuments(f, data)
 			for _, d := range docs {
-				visit(d, 0)
+				visit(d, 0, 0)
 			}
 		}
 	}

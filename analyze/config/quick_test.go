@@ -1,6 +1,7 @@
 package config
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -18,7 +19,7 @@ func TestQuickClusterNamesMatchLoad(t *testing.T) {
 	}
 	n := 0
 	for _, f := range files {
-		if !IsConfigFile(f) {
+		if !yamlOrJSON(f) {
 			continue
 		}
 		cfg, err := Load([]Input{{Path: f}}, "")
@@ -63,5 +64,29 @@ func TestQuickClusterNamesEdges(t *testing.T) {
 	}
 	if len(want) != 0 {
 		t.Errorf("directory walk missed %v in %q", want, got)
+	}
+}
+
+// Completion offers the clusters of a carrier's document string and of a
+// ConfigMap's, as Load does, and parses no data value that is not
+// document-like.
+func TestQuickClusterNamesEmbedded(t *testing.T) {
+	dir := t.TempDir()
+	carrier := "clusters:\n- name: carried\n  value: |\n    name: c1\n    type: STATIC\n    connect_timeout: 1s\n"
+	configMap := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: envoy}\ndata:\n  note: \"a: b\"\n  envoy.yaml: |\n" +
+		"    static_resources:\n      clusters:\n      - name: c2\n        type: STATIC\n        connect_timeout: 1s\n"
+	for name, text := range map[string]string{"carrier.yaml": carrier, "cm.yaml": configMap} {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := Load([]Input{{Path: f}}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := cfg.ClusterNames()
+		if got := QuickClusterNames([]string{f}); len(want) != 1 || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: quick %q, load %q", name, got, want)
+		}
 	}
 }

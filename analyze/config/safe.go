@@ -116,11 +116,17 @@ func unsafeRune(r rune) bool {
 // values, so every option delimiter is escaped: a value quoted in a
 // message cannot pass for a reference.
 func Safe(s string) string {
+	return Truncate(escapeInput(s), MaxValue)
+}
+
+// escapeInput is Escape for input text, uncapped: every option delimiter
+// is escaped too, known reference or not.
+func escapeInput(s string) string {
 	s = Escape(s)
 	if strings.Contains(s, option.Open) || strings.Contains(s, option.Close) {
 		s = strings.NewReplacer(option.Open, `\ue000`, option.Close, `\ue001`).Replace(s)
 	}
-	return Truncate(s, MaxValue)
+	return s
 }
 
 // Truncate cuts s to at most max bytes (at a rune boundary) and appends

@@ -288,8 +288,8 @@ const SnippetWidth = 120
 
 // Snippet is line n of file as a finding shows it: secrets masked, at most
 // SnippetWidth bytes around column col ("..." marks what is cut), control
-// characters escaped; caret is how many columns precede col in it. ok is
-// false when there is no such line.
+// characters and option delimiters escaped; caret is how many columns
+// precede col in it. ok is false when there is no such line.
 func (s *Sources) Snippet(file string, n, col int) (text string, caret int, ok bool) {
 	l := s.masked(file, n)
 	if l == "" || col < 1 {
@@ -315,6 +315,6 @@ func (s *Sources) Snippet(file string, n, col int) (text string, caret int, ok b
 	if end < len(l) {
 		post = "..."
 	}
-	before := pre + Escape(l[start:at])
-	return before + Escape(l[at:end]) + post, utf8.RuneCountInString(before), true
+	before := pre + escapeInput(l[start:at])
+	return before + escapeInput(l[at:end]) + post, utf8.RuneCountInString(before), true
 }

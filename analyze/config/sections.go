@@ -21,10 +21,7 @@ import (
 // section reads a dump section saved outside a whole config_dump into the
 // joined scope of every such section (flushed by flushSections).
 func (l *loader) section(file string, a *anypb.Any) {
-	if l.cfg.written == nil {
-		l.cfg.written = map[string]bool{}
-	}
-	l.cfg.written[file] = true
+	markWritten(l.cfg, file)
 	if l.sections == nil {
 		l.sections = &dumpScope{}
 	}
@@ -35,6 +32,15 @@ func (l *loader) section(file string, a *anypb.Any) {
 	l.dump = d
 	l.typed(file, a)
 	l.dump = nil
+}
+
+// markWritten records file as Envoy-written (Config.EnvoyWritten): it
+// holds a dump or dump sections.
+func markWritten(cfg *Config, file string) {
+	if cfg.written == nil {
+		cfg.written = map[string]bool{}
+	}
+	cfg.written[file] = true
 }
 
 // flushSections hands the joined sections' resources to the loader, once,
@@ -62,7 +68,7 @@ func (l *loader) bareSections(d *dumpScope) {
 	}
 	for _, f := range l.cfg.Files {
 		if dirs[filepath.Dir(f)] {
-			l.cfg.written[f] = true
+			markWritten(l.cfg, f)
 		}
 	}
 }

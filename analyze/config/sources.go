@@ -118,7 +118,7 @@ func (s *locations) located(m proto.Message) (node, bool) {
 // Pos is where message m starts; the zero Pos if m was not loaded from a file.
 func (s *locations) Pos(m proto.Message) Pos {
 	if n, ok := s.located(m); ok {
-		return nodePos(treeOf(n).File, n)
+		return posIn(n, n)
 	}
 	return Pos{}
 }
@@ -132,9 +132,9 @@ func (s *locations) FieldPos(m proto.Message, field string) Pos {
 	}
 	a, b := fieldSpellings(m, field)
 	if _, k := parse.MapGet(n, a, b); k.OK() {
-		return nodePos(treeOf(n).File, k)
+		return posIn(n, k)
 	}
-	return nodePos(treeOf(n).File, n)
+	return posIn(n, n)
 }
 
 // ValuePos is where the value of field of m is written, or FieldPos.
@@ -145,9 +145,9 @@ func (s *locations) ValuePos(m proto.Message, field string) Pos {
 	}
 	a, b := fieldSpellings(m, field)
 	if v, _ := parse.MapGet(n, a, b); v.OK() {
-		return nodePos(treeOf(n).File, v)
+		return posIn(n, v)
 	}
-	return nodePos(treeOf(n).File, n)
+	return posIn(n, n)
 }
 
 // Place names a spot Places finds: message Msg itself, or its field
@@ -190,7 +190,7 @@ func (s *locations) ElemPos(m proto.Message, field string, i int) Pos {
 	}
 	a, b := fieldSpellings(m, field)
 	if v, _ := parse.MapGet(n, a, b); v.OK() && v.Kind() == sequenceNode && i < v.Len() {
-		return nodePos(treeOf(n).File, v.Child(i))
+		return posIn(n, v.Child(i))
 	}
 	return s.FieldPos(m, field)
 }
@@ -283,3 +283,6 @@ func treeOf(n node) *tree {
 	t, _ := n.Place()
 	return t
 }
+
+// posIn is the position of x, a node of n's tree.
+func posIn(n, x node) Pos { return nodePos(treeOf(n).File, x) }

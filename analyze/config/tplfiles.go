@@ -20,10 +20,11 @@ func configName(p string) string {
 	return p
 }
 
-// ReadInDirectory reports a file a directory walk reads: a .yaml, .yml or
-// .json file, or a template of one (envoy.yaml.tpl, bootstrap.json.j2).
+// ReadInDirectory reports a file a directory walk (and diff --git) reads:
+// a .yaml, .yml or .json file, or a template of one (envoy.yaml.tpl,
+// bootstrap.json.j2).
 func ReadInDirectory(p string) bool {
-	return IsConfigFile(configName(p))
+	return yamlOrJSON(configName(p))
 }
 
 // bareTemplate reports a template whose name says nothing of YAML or JSON

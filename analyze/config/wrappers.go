@@ -84,7 +84,7 @@ func readResourceMap(l *loader, file string, n node) {
 			continue
 		}
 		if v.Kind() != sequenceNode {
-			l.problem(Problem{Pos: nodePos(file, v), Severity: SevError, Code: CodeType, Msg: "expected a list under \"" + k.Value() + "\", found " + kindName(v)})
+			l.problem(Problem{Pos: nodePos(file, v), Severity: SevError, Code: CodeType, Msg: "expected a list under " + Quote(k.Value()) + ", found " + kindName(v)})
 			continue
 		}
 		for ci := range v.Len() {
@@ -144,6 +144,6 @@ func readKubernetes(l *loader, file string, n node) {
 		}
 	default:
 		l.problem(Problem{Pos: nodePos(file, kindNode), Severity: SevError, Code: CodeUnknownKind,
-			Msg: "Kubernetes " + api.Value() + " " + kind + " is not Envoy config lbctl reads; expected a CiliumEnvoyConfig, a CiliumClusterwideEnvoyConfig, or a List of them"})
+			Msg: "Kubernetes " + Safe(api.Value()) + " " + Safe(kind) + " is not Envoy config lbctl reads; expected a CiliumEnvoyConfig, a CiliumClusterwideEnvoyConfig, or a List of them"})
 	}
 }

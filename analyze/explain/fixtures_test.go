@@ -19,7 +19,7 @@ import (
 func TestFixtureShares(t *testing.T) {
 	var files []string
 	filepath.WalkDir("../../fixtures", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && config.IsConfigFile(p) && !strings.Contains(p, "broken") && !strings.HasSuffix(p, "-bad.yaml") {
+		if err == nil && !d.IsDir() && config.ReadInDirectory(p) && !strings.Contains(p, "broken") && !strings.HasSuffix(p, "-bad.yaml") {
 			files = append(files, p)
 		}
 		return nil

@@ -69,7 +69,7 @@ func gitSides(rev string, paths []string) (oin, nin []config.Input, err error) {
 	files = slices.Compact(files)
 	wd, _ := os.Getwd()
 	for _, f := range files {
-		if f == "" || !config.IsConfigFile(f) {
+		if f == "" || !config.ReadInDirectory(f) {
 			continue
 		}
 		abs := filepath.Join(top, filepath.FromSlash(f))

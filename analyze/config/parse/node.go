@@ -446,8 +446,13 @@ func (t *Tree) str(s string) uint32 {
 type Repeat struct{ Mapping, Key, First Node }
 
 // Save keeps node i's entry; the returned function puts it back (a
-// mapping's children changed for one decoding, then restored).
+// mapping's children changed for one decoding, then restored) and drops
+// the children lists set since, so that repeated swaps do not grow t.
+// Restores must run in the reverse order of their saves.
 func (t *Tree) Save(i int32) (restore func()) {
-	saved := t.nodes[i]
-	return func() { t.nodes[i] = saved }
+	saved, kids := t.nodes[i], len(t.kids)
+	return func() {
+		t.nodes[i] = saved
+		t.kids = t.kids[:min(kids, len(t.kids))]
+	}
 }

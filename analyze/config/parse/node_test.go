@@ -76,3 +76,29 @@ func TestChildrenRunsAndLists(t *testing.T) {
 		t.Errorf("%d of %d children listed in kids: want some runs and some lists", len(tr.kids), len(tr.nodes)-1)
 	}
 }
+
+// Swapping a mapping's children and restoring them, again and again,
+// leaves the tree its size (restore drops the lists set since its save).
+func TestSaveRestoreKeepsSize(t *testing.T) {
+	root, ok, _ := ParseJSON(`{"a": 1, "b": 2, "c": 3}`, 1000, 1000)
+	if !ok {
+		t.Fatal("fast path refused")
+	}
+	tr, at := root.Place()
+	before := len(tr.kids)
+	for range 100 {
+		restore := tr.Save(at)
+		_, a := root.Child(0).Place()
+		_, one := root.Child(1).Place()
+		_, c := root.Child(4).Place()
+		_, three := root.Child(5).Place()
+		tr.SetChildren(at, []int32{c, three, a, one})
+		if root.Len() != 4 || root.Child(0).Value() != "c" {
+			t.Fatalf("swapped: %d children, first %q", root.Len(), root.Child(0).Value())
+		}
+		restore()
+	}
+	if len(tr.kids) != before || root.Len() != 6 || root.Child(2).Value() != "b" {
+		t.Errorf("after 100 swaps: kids %d (was %d), %d children, third %q", len(tr.kids), before, root.Len(), root.Child(2).Value())
+	}
+}
