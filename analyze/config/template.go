@@ -51,20 +51,31 @@ func detemplate(text string) (string, *templated) {
 		if !strings.ContainsAny(line, "{$") && !upperValue(line) || strings.HasPrefix(strings.TrimSpace(line), "#") {
 			continue
 		}
-		if tplControl.MatchString(line) {
+		// Each pattern runs only where the text it needs is on the line:
+		// a JSON dump has a brace on most lines and no placeholder.
+		action := strings.Contains(line, "{{")
+		if action && tplControl.MatchString(line) {
 			out = strings.Repeat(" ", len(line))
 		} else {
-			out = tplAction.ReplaceAllStringFunc(out, t.replace())
-			out = tplEnv.ReplaceAllStringFunc(out, t.replace())
-			out = tplVar.ReplaceAllStringFunc(out, func(m string) string {
-				sub := tplVar.FindStringSubmatch(m)
-				return sub[1] + t.replace()(sub[2])
-			})
-			if m := tplBare.FindStringSubmatch(out); m != nil {
-				out = m[1] + t.replace()(m[2]) + m[3]
-				t.bare = true
+			if action {
+				out = tplAction.ReplaceAllStringFunc(out, t.replace())
 			}
-			out = t.bareFlow(out)
+			if strings.Contains(out, "${") {
+				out = tplEnv.ReplaceAllStringFunc(out, t.replace())
+			}
+			if strings.IndexByte(out, '$') >= 0 {
+				out = tplVar.ReplaceAllStringFunc(out, func(m string) string {
+					sub := tplVar.FindStringSubmatch(m)
+					return sub[1] + t.replace()(sub[2])
+				})
+			}
+			if upperAfterKey(out) {
+				if m := tplBare.FindStringSubmatch(out); m != nil {
+					out = m[1] + t.replace()(m[2]) + m[3]
+					t.bare = true
+				}
+				out = t.bareFlow(out)
+			}
 		}
 		if out != line {
 			if len(t.lines) == 0 {
@@ -85,6 +96,9 @@ func detemplate(text string) (string, *templated) {
 // values: a token followed, after an optional quote and spaces, by a comma
 // or a closing brace.
 func (t *templated) bareFlow(line string) string {
+	if !upperAfterKey(line) {
+		return line // the pattern cannot match: skip the regexp (a dump's one line is megabytes)
+	}
 	var b strings.Builder
 	last := 0
 	for _, m := range tplBareFlow.FindAllStringSubmatchIndex(line, -1) {
@@ -102,6 +116,39 @@ func (t *templated) bareFlow(line string) string {
 	}
 	b.WriteString(line[last:])
 	return b.String()
+}
+
+// upperAfterKey reports a port or address key followed, as tplBareFlow and
+// tplBare require, by an optional quote, a colon, an optional quote and an
+// upper-case letter: a necessary condition for either to match.
+func upperAfterKey(line string) bool {
+	for _, key := range [...]string{"port", "address"} {
+		for rest := line; ; {
+			i := strings.Index(rest, key)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(key):]
+			v := rest
+			if key == "port" {
+				if after, ok := strings.CutPrefix(v, "_value"); ok {
+					v = after
+				} else if after, ok := strings.CutPrefix(v, "Value"); ok {
+					v = after
+				}
+			}
+			v = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(v, "\""), "'"), " \t\r\f\v")
+			if !strings.HasPrefix(v, ":") {
+				continue
+			}
+			v = strings.TrimLeft(v[1:], " \t\r\f\v")
+			v = strings.TrimPrefix(strings.TrimPrefix(v, "\""), "'")
+			if v != "" && v[0] >= 'A' && v[0] <= 'Z' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // replace gives a placeholder's sentinel: the sentinel then letters, as
