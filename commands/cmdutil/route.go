@@ -23,6 +23,14 @@ import (
 // route report, under the what-if options opt: what `lbctl route` and
 // `lbctl test` request tests both use, so they agree.
 func RouteBalancers(cfg *config.Config, opt model.Options) route.Balancers {
+	return routeBalancers(cfg, opt, explain.Build)
+}
+
+// explainFunc builds explain reports: explain.Build, or a test's counter.
+type explainFunc func(*config.Config, []*config.Cluster, model.Options) (*traffic.Report, error)
+
+// routeBalancers is RouteBalancers building explain reports with build.
+func routeBalancers(cfg *config.Config, opt model.Options, build explainFunc) route.Balancers {
 	find := func(name string) (*config.Cluster, error) {
 		if cl := cfg.Cluster(name); cl != nil {
 			return cl, nil
@@ -35,7 +43,7 @@ func RouteBalancers(cfg *config.Config, opt model.Options) route.Balancers {
 	explainOf := func(cl *config.Cluster) (traffic.ClusterReport, error) {
 		e, ok := explained[cl.Name()]
 		if !ok {
-			e.cr, e.err = explainOne(cfg, cl, opt)
+			e.cr, e.err = explainOne(build, cfg, cl, opt)
 			explained[cl.Name()] = e
 		}
 		return e.cr, e.err
@@ -85,12 +93,9 @@ type explained struct {
 	err error
 }
 
-// explainBuild is explain.Build; a test counts its calls.
-var explainBuild = explain.Build
-
-// explainOne is cl's explain report under opt.
-func explainOne(cfg *config.Config, cl *config.Cluster, opt model.Options) (traffic.ClusterReport, error) {
-	rep, err := explainBuild(cfg, []*config.Cluster{cl}, opt)
+// explainOne is cl's explain report under opt, built by build.
+func explainOne(build explainFunc, cfg *config.Config, cl *config.Cluster, opt model.Options) (traffic.ClusterReport, error) {
+	rep, err := build(cfg, []*config.Cluster{cl}, opt)
 	if err != nil {
 		return traffic.ClusterReport{}, err
 	}

@@ -174,10 +174,7 @@ func TestRouteAggregateChildNoHostNote(t *testing.T) {
 // alone, where AggregateHosts declines and Hosts answers).
 func TestRouteAggregateExplainsOnce(t *testing.T) {
 	builds := map[string]int{}
-	defer func(f func(*config.Config, []*config.Cluster, model.Options) (*traffic.Report, error)) {
-		explainBuild = f
-	}(explainBuild)
-	explainBuild = func(cfg *config.Config, cls []*config.Cluster, opt model.Options) (*traffic.Report, error) {
+	counting := func(cfg *config.Config, cls []*config.Cluster, opt model.Options) (*traffic.Report, error) {
 		for _, cl := range cls {
 			builds[cl.Name()]++
 		}
@@ -197,7 +194,7 @@ func TestRouteAggregateExplainsOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := route.Build(cfg, route.Request{Authority: "x", Path: "/"}, route.Options{}, RouteBalancers(cfg, model.Options{}))
+		r, err := route.Build(cfg, route.Request{Authority: "x", Path: "/"}, route.Options{}, routeBalancers(cfg, model.Options{}, counting))
 		if err != nil {
 			t.Fatal(err)
 		}
