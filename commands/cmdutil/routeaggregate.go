@@ -27,7 +27,9 @@ import (
 // priority from its own per_priority_load_ with the request's hash. ok is
 // false when no child needs this (explain's shares are exact).
 func AggregateHosts(cfg *config.Config, agg *config.Cluster, crit map[string]any, routeName string, req route.Request, opt model.Options) (route.ClusterHosts, bool, error) {
-	explainOf := func(cl *config.Cluster) (traffic.ClusterReport, error) { return explainOne(explain.Build, cfg, cl, opt) }
+	explainOf := func(cl *config.Cluster) (traffic.ClusterReport, error) {
+		return explainOne(explain.Build, cfg, cl, opt)
+	}
 	return aggregateHosts(cfg, agg, explainOf, crit, routeName, req, opt)
 }
 
