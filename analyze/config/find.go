@@ -13,7 +13,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/lbctl/lbctl/analyze/config/parse"
-	"github.com/lbctl/lbctl/analyze/option"
 )
 
 // One walk finds Envoy config wherever a document holds it: typed by
@@ -383,7 +382,7 @@ func printable(s string) string {
 		return r
 	}, s)
 	// Delimiters escaped: an input key must not pass for an option.
-	return strings.NewReplacer(option.Open, `\ue000`, option.Close, `\ue001`).Replace(s)
+	return escapeDelimiters(s)
 }
 
 // skippedMsg is the one notice of what a file held besides Envoy config.

@@ -31,11 +31,15 @@ func Escape(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
+		ref := 0
+		if r == openRune {
+			ref = knownRef(s[i:])
+		}
 		switch {
 		case r == utf8.RuneError && n <= 1:
 			b.WriteString(`\x` + strconv.FormatUint(uint64(s[i])|0x100, 16)[1:])
-		case r == openRune && knownRef(s[i:]) > 0:
-			n = knownRef(s[i:])
+		case ref > 0: // a known reference: kept whole
+			n = ref
 			b.WriteString(s[i : i+n])
 		case r == openRune || r == closeRune:
 			b.WriteString(`\u` + strconv.FormatInt(int64(r), 16))
@@ -122,9 +126,17 @@ func Safe(s string) string {
 // escapeInput is Escape for input text, uncapped: every option delimiter
 // is escaped too, known reference or not.
 func escapeInput(s string) string {
-	s = Escape(s)
+	return escapeDelimiters(Escape(s))
+}
+
+// delimiters escapes every option delimiter, known reference or not.
+var delimiters = strings.NewReplacer(option.Open, `\ue000`, option.Close, `\ue001`)
+
+// escapeDelimiters is s with every option delimiter escaped: input text
+// must not pass for an option reference.
+func escapeDelimiters(s string) string {
 	if strings.Contains(s, option.Open) || strings.Contains(s, option.Close) {
-		s = strings.NewReplacer(option.Open, `\ue000`, option.Close, `\ue001`).Replace(s)
+		return delimiters.Replace(s)
 	}
 	return s
 }

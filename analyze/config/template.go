@@ -94,11 +94,8 @@ func detemplate(text string) (string, *templated) {
 
 // bareFlow replaces the bare tokens of a flow mapping's port and address
 // values: a token followed, after an optional quote and spaces, by a comma
-// or a closing brace.
+// or a closing brace. The caller checks upperAfterKey first.
 func (t *templated) bareFlow(line string) string {
-	if !upperAfterKey(line) {
-		return line // the pattern cannot match: skip the regexp (a dump's one line is megabytes)
-	}
 	var b strings.Builder
 	last := 0
 	for _, m := range tplBareFlow.FindAllStringSubmatchIndex(line, -1) {
