@@ -155,23 +155,23 @@ func TestRouteAggregateChildNoHostNote(t *testing.T) {
 	if len(h.Hosts) != 1 || h.Hosts[0].Address != "10.6.1.1:80" || h.Hosts[0].Share != 0.66 || !slices.Contains(h.Notes, subsetNote) {
 		t.Errorf("SubsetHosts: %+v", h)
 	}
-	h, ok, err = AggregateHosts(cfg, cfg.Cluster("agg"), crit, "", route.Request{}, model.Options{})
+	h, ok, err = RouteBalancers(cfg, model.Options{}).Aggregate("agg", crit, "", route.Request{})
 	if err != nil || !ok {
-		t.Fatalf("AggregateHosts: %v, %v", ok, err)
+		t.Fatalf("aggregateHosts: %v, %v", ok, err)
 	}
 	if len(h.Hosts) != 1 || h.Hosts[0] != (route.HostShare{Cluster: "fail", Address: "10.6.1.1:80", Share: 0.5}) {
-		t.Errorf("AggregateHosts hosts: %+v", h.Hosts)
+		t.Errorf("aggregateHosts hosts: %+v", h.Hosts)
 	}
 	got := strings.Join(h.Notes, "\n")
 	if strings.Contains(got, "in the subset load balancer") || !strings.Contains(got, `cluster "agg": 0.5 of its requests find no host`) {
-		t.Errorf("AggregateHosts notes:\n%s", got)
+		t.Errorf("aggregateHosts notes:\n%s", got)
 	}
 }
 
 // A request to an aggregate builds its explain report once, whether a
 // child needs composing (metadata_match v2 reaches sub's subset LB) or
 // not (the route without metadata_match to an aggregate over plain
-// alone, where AggregateHosts declines and Hosts answers).
+// alone, where aggregateHosts declines and Hosts answers).
 func TestRouteAggregateExplainsOnce(t *testing.T) {
 	builds := map[string]int{}
 	counting := func(cfg *config.Config, cls []*config.Cluster, opt model.Options) (*traffic.Report, error) {

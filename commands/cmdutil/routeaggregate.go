@@ -13,7 +13,7 @@ import (
 	"github.com/lbctl/lbctl/analyze/traffic"
 )
 
-// AggregateHosts is where aggregate agg sends a request carrying crit when
+// aggregateHosts is where aggregate agg sends a request carrying crit when
 // some child picks differently from explain's forced-priority shares: a
 // child with subset load balancing, or a hashing child the request hashes
 // for. AggregateClusterLoadBalancer::LoadBalancerImpl::chooseHost picks a
@@ -26,15 +26,8 @@ import (
 // ThreadAwareLoadBalancerBase::LoadBalancerImpl::chooseHost picks the
 // priority from its own per_priority_load_ with the request's hash. ok is
 // false when no child needs this (explain's shares are exact).
-func AggregateHosts(cfg *config.Config, agg *config.Cluster, crit map[string]any, routeName string, req route.Request, opt model.Options) (route.ClusterHosts, bool, error) {
-	explainOf := func(cl *config.Cluster) (traffic.ClusterReport, error) {
-		return explainOne(explain.Build, cfg, cl, opt)
-	}
-	return aggregateHosts(cfg, agg, explainOf, crit, routeName, req, opt)
-}
-
-// aggregateHosts is AggregateHosts reading agg's explain report through
-// explainOf (RouteBalancers shares it with Hosts).
+// It reads agg's explain report through explainOf, which RouteBalancers
+// shares with Hosts.
 func aggregateHosts(cfg *config.Config, agg *config.Cluster, explainOf func(*config.Cluster) (traffic.ClusterReport, error), crit map[string]any, routeName string, req route.Request, opt model.Options) (route.ClusterHosts, bool, error) {
 	if !model.IsAggregate(agg) {
 		return route.ClusterHosts{}, false, nil

@@ -28,7 +28,7 @@ func SubsetHosts(cfg *config.Config, cl *config.Cluster, crit map[string]any, ro
 
 // subsetPick is SubsetHosts' answer before its no-host note: an
 // aggregate's forced priority changes what finds no host, so
-// AggregateHosts counts that itself.
+// aggregateHosts counts that itself.
 type subsetPick struct {
 	hosts route.ClusterHosts
 	// noHost is the share of requests the hosts leave out.
